@@ -1,0 +1,46 @@
+"""Strict readers for DJANGO_* environment variables: junk raises instead of being guessed."""
+
+import os
+from collections.abc import Mapping
+
+from django.core.exceptions import ImproperlyConfigured
+
+_TRUE = {"1", "true", "yes", "on"}
+_FALSE = {"0", "false", "no", "off"}
+
+
+def env_str(name: str, default: str = "", environ: Mapping[str, str] = os.environ) -> str:
+    """Return the variable, or `default` when it is unset."""
+    return environ.get(name, default)
+
+
+def env_bool(name: str, default: bool, environ: Mapping[str, str] = os.environ) -> bool:
+    """Read a boolean; anything other than true/false/yes/no/on/off/1/0 is an error."""
+    raw = environ.get(name)
+    if raw is None or raw.strip() == "":
+        return default
+    value = raw.strip().lower()
+    if value in _TRUE:
+        return True
+    if value in _FALSE:
+        return False
+    raise ImproperlyConfigured(f"{name} must be true or false, not {raw!r}")
+
+
+def env_int(name: str, default: int, environ: Mapping[str, str] = os.environ) -> int:
+    """Read an integer; anything else is an error."""
+    raw = environ.get(name)
+    if raw is None or raw.strip() == "":
+        return default
+    try:
+        return int(raw)
+    except ValueError:
+        raise ImproperlyConfigured(f"{name} must be a whole number, not {raw!r}") from None
+
+
+def env_list(name: str, default: list[str], environ: Mapping[str, str] = os.environ) -> list[str]:
+    """Read a comma-separated list, dropping blanks."""
+    raw = environ.get(name)
+    if raw is None or raw.strip() == "":
+        return default
+    return [item.strip() for item in raw.split(",") if item.strip()]

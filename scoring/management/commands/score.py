@@ -1,0 +1,41 @@
+"""`manage.py score FILE|-`: score a match document without touching the database."""
+
+import json
+import sys
+from typing import Any
+
+from django.core.management.base import BaseCommand, CommandParser
+from django.utils.translation import gettext
+
+from scoring import matchdoc
+
+
+class Command(BaseCommand):
+    help = "Score a match JSON document (casino-score/1) and print it with `result` filled in."
+
+    def add_arguments(self, parser: CommandParser) -> None:
+        parser.add_argument("file", help="the match document, or - for standard input")
+
+    def handle(self, *args: Any, **options: Any) -> None:
+        path = options["file"]
+        try:
+            if path == "-":
+                text = sys.stdin.read()
+            else:
+                with open(path, encoding="utf-8") as handle:
+                    text = handle.read()
+        except (OSError, UnicodeDecodeError) as error:
+            self.stderr.write(f"{path}: {error}")
+            sys.exit(2)
+        try:
+            docs, is_list = matchdoc.load_document(text)
+        except matchdoc.DocumentError as error:
+            for problem in error.problems:
+                self.stderr.write(problem.describe(gettext))
+            sys.exit(2)
+        raw = json.loads(text)
+        originals = raw if is_list else [raw]
+        for original, doc in zip(originals, docs, strict=True):
+            original["result"] = matchdoc.result_json(matchdoc.score_doc(doc))
+        output = originals if is_list else originals[0]
+        self.stdout.write(json.dumps(output, indent=2, ensure_ascii=False))

@@ -1,0 +1,652 @@
+"""The Casino scoring engine: pure Python, no Django.
+
+It implements ../shared/RULES.md for Casino, Royal Casino and Dominican Royal Casino. The app keeps
+score of physical games, so the input of a hand is what each *side* (a player, or a partnership)
+captured, a `Tally`, and the output is points, running totals, who has won and why, and what the
+next hand looks like at the table (dealer, leader, deals, Dominican endgame conditions).
+
+Results are immutable `NamedTuple`s: as cheap to build as tuples, which keeps the engine well above
+100,000 scored hands a second (see `manage.py bench_rules`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from enum import StrEnum
+from typing import NamedTuple
+
+
+def gettext_noop(message: str) -> str:
+    """Mark a string for translation without translating it (read by `makemessages`)."""
+    return message
+
+
+class Variant(StrEnum):
+    CASINO = "casino"
+    ROYAL = "royal"
+    DOMINICAN = "dominican"
+
+
+class SweepRule(StrEnum):
+    OFF = "off"
+    COUNT = "count"
+    CANCEL = "cancel"
+
+
+class SeveralReach(StrEnum):
+    HIGHEST = "highest"
+    COUNT_OUT = "count-out"
+
+
+class Scoring(StrEnum):
+    CUMULATIVE = "cumulative"
+    DIFFERENCE = "difference"
+
+
+class TwentyNeeds(StrEnum):
+    LITTLE_CASINO = "little-casino"
+    MOST_SPADES = "most-spades"
+
+
+class Status(StrEnum):
+    PLAYING = "playing"
+    WON = "won"
+    TIED = "tied"
+
+
+PACK = 52
+SPADES = 13
+MAX_SWEEPS = 24
+ACE_SUITS = "SCHD"
+DEFAULT_TARGET = 21
+POINTS = {"cards": 3, "spades": 1, "big_casino": 2, "little_casino": 1, "ace": 1, "sweep": 1}
+CATEGORIES = ("cards", "spades", "big_casino", "little_casino", "aces", "sweeps")
+# Royal Casino's count-out order: the first side to reach the target while the hand is counted
+# in this order wins, whatever the final totals.
+COUNT_OUT_ORDER = ("cards", "spades", "big_casino", "little_casino", "S", "C", "H", "D", "sweeps")
+DEALS_PER_HAND = {2: 6, 3: 4, 4: 3}
+CARDS_PER_DEAL = 4
+
+
+@dataclass(frozen=True, slots=True)
+class Rules:
+    """A match's variant and options. Build it with `Rules.make` to get the variant's defaults."""
+
+    variant: Variant
+    target: int = DEFAULT_TARGET
+    sweeps: SweepRule = SweepRule.COUNT
+    several_reach: SeveralReach = SeveralReach.HIGHEST
+    scoring: Scoring = Scoring.CUMULATIVE
+    twenty_needs: TwentyNeeds = TwentyNeeds.LITTLE_CASINO
+
+    @classmethod
+    def make(
+        cls,
+        variant: Variant | str,
+        *,
+        target: int | None = None,
+        sweeps: SweepRule | str | None = None,
+        several_reach: SeveralReach | str | None = None,
+        scoring: Scoring | str | None = None,
+        twenty_needs: TwentyNeeds | str | None = None,
+    ) -> Rules:
+        """Rules for `variant`, with every option left as None taking the variant's default.
+
+        Raises ValueError for an unknown variant or option value, or a target below 1.
+        """
+        variant = Variant(variant)
+        defaults = variant_defaults(variant)
+        rules = cls(
+            variant=variant,
+            target=defaults.target if target is None else int(target),
+            sweeps=defaults.sweeps if sweeps is None else SweepRule(sweeps),
+            several_reach=(
+                defaults.several_reach if several_reach is None else SeveralReach(several_reach)
+            ),
+            scoring=defaults.scoring if scoring is None else Scoring(scoring),
+            twenty_needs=defaults.twenty_needs
+            if twenty_needs is None
+            else TwentyNeeds(twenty_needs),
+        )
+        if rules.target < 1:
+            raise ValueError("target must be at least 1")
+        return rules
+
+    @property
+    def clockwise(self) -> bool:
+        """Casino and Royal Casino go clockwise; Dominican Royal Casino counter-clockwise."""
+        return self.variant is not Variant.DOMINICAN
+
+    @property
+    def endgame_from(self) -> int | None:
+        """The total from which Dominican near-target rules apply (target - 3), else None.
+
+        Targets below 4 would put a side at 0 under the rules before it has played, so the
+        near-target rules only apply from target 4 up.
+        """
+        if self.variant is Variant.DOMINICAN and self.target >= 4:
+            return self.target - 3
+        return None
+
+
+def variant_defaults(variant: Variant | str) -> Rules:
+    """The options a variant is played with unless the table says otherwise (RULES.md §3)."""
+    variant = Variant(variant)
+    return Rules(
+        variant=variant,
+        sweeps=SweepRule.CANCEL if variant is Variant.DOMINICAN else SweepRule.COUNT,
+        several_reach=SeveralReach.COUNT_OUT if variant is Variant.ROYAL else SeveralReach.HIGHEST,
+    )
+
+
+class Tally(NamedTuple):
+    """What one side captured in one hand (partners' piles pooled).
+
+    `aces` holds the suit letters of the aces captured, any of "SCHD".
+    """
+
+    cards: int
+    spades: int
+    big_casino: bool
+    little_casino: bool
+    aces: str
+    sweeps: int
+
+    @classmethod
+    def make(
+        cls,
+        *,
+        cards: int,
+        spades: int,
+        big_casino: bool = False,
+        little_casino: bool = False,
+        aces: Iterable[str] = "",
+        sweeps: int = 0,
+    ) -> Tally:
+        """Build a tally with the ace letters upper-cased, de-duplicated and in S C H D order."""
+        held = {letter.upper() for letter in aces}
+        unknown = held - set(ACE_SUITS)
+        if unknown:
+            raise ValueError(f"unknown ace suit(s): {''.join(sorted(unknown))}")
+        normalized = "".join(suit for suit in ACE_SUITS if suit in held)
+        return cls(cards, spades, bool(big_casino), bool(little_casino), normalized, sweeps)
+
+
+class Breakdown(NamedTuple):
+    """Points one side earned in one hand, per category (sweeps after cancelling and blocking)."""
+
+    cards: int = 0
+    spades: int = 0
+    big_casino: int = 0
+    little_casino: int = 0
+    aces: int = 0
+    sweeps: int = 0
+
+    @property
+    def points(self) -> int:
+        return (
+            self.cards
+            + self.spades
+            + self.big_casino
+            + self.little_casino
+            + self.aces
+            + self.sweeps
+        )
+
+
+class Outcome(NamedTuple):
+    """Why the match ended (or is tied) after a hand.
+
+    kind is one of:
+    - "reached": the only side to reach the target;
+    - "highest": several reached it, this side had the highest total;
+    - "count-out": several reached it, this side got there first counting in COUNT_OUT_ORDER
+      (`category` says at which step);
+    - "condition": Dominican near-target rule met (`category` is what it had to take);
+    - "tied": several sides share the top total at or past the target (side is None).
+    """
+
+    kind: str
+    side: int | None
+    category: str | None = None
+    total: int | None = None
+
+
+class HandScore(NamedTuple):
+    breakdown: tuple[Breakdown, ...]
+    points: tuple[int, ...]
+    totals: tuple[int, ...]
+    status: Status
+    winner: int | None
+    outcome: Outcome | None
+
+
+class Turn(NamedTuple):
+    """Who is who at the table for one hand. Seats are numbered clockwise from 0."""
+
+    hand_number: int
+    dealer_seat: int
+    leader_seat: int
+    deals: int
+    clockwise: bool
+
+
+class MatchScore(NamedTuple):
+    hands: tuple[HandScore, ...]
+    totals: tuple[int, ...]
+    status: Status
+    winner: int | None
+    outcome: Outcome | None
+    # For the hand about to be played (None once the match is won):
+    conditions: tuple[str | None, ...] | None
+
+
+# --- scoring ---------------------------------------------------------------------------------
+
+
+def _most(counts: Sequence[int]) -> int | None:
+    """Index of the strict plurality, or None when the top count is tied."""
+    top = max(counts)
+    winner = None
+    for index, count in enumerate(counts):
+        if count == top:
+            if winner is not None:
+                return None
+            winner = index
+    return winner
+
+
+def endgame_condition(rules: Rules, total_before: int) -> str | None:
+    """The category a Dominican side must take to win this hand, or None if unrestricted.
+
+    At target-3 a side needs most cards, at target-2 the big casino, at target-1 the little
+    casino (or most spades with twenty_needs="most-spades"). RULES.md §6.
+    """
+    start = rules.endgame_from
+    if start is None:
+        return None
+    short = rules.target - total_before
+    if short == 3:
+        return "cards"
+    if short == 2:
+        return "big_casino"
+    if short == 1:
+        return "spades" if rules.twenty_needs is TwentyNeeds.MOST_SPADES else "little_casino"
+    return None
+
+
+def score_breakdown(
+    rules: Rules, tallies: Sequence[Tally], before: Sequence[int]
+) -> tuple[Breakdown, ...]:
+    """Points per category for each side of one hand, given the totals before the hand."""
+    sides = len(tallies)
+    cards_winner = _most([t.cards for t in tallies])
+    spades_winner = _most([t.spades for t in tallies])
+    sweep_rule = rules.sweeps
+    if sweep_rule is SweepRule.OFF:
+        sweeps = [0] * sides
+    else:
+        sweeps = [t.sweeps for t in tallies]
+        if sweep_rule is SweepRule.CANCEL:
+            least = min(sweeps)
+            if least:
+                sweeps = [count - least for count in sweeps]
+    blocked_from = rules.endgame_from
+    result = []
+    for index in range(sides):
+        tally = tallies[index]
+        sweep_points = sweeps[index]
+        # Dominican: a side at target-3 or more scores no sweeps (its raw sweeps still cancelled
+        # the others' above).
+        if sweep_points and blocked_from is not None and before[index] >= blocked_from:
+            sweep_points = 0
+        result.append(
+            Breakdown(
+                3 if index == cards_winner else 0,
+                1 if index == spades_winner else 0,
+                2 if tally.big_casino else 0,
+                1 if tally.little_casino else 0,
+                len(tally.aces),
+                sweep_points,
+            )
+        )
+    return tuple(result)
+
+
+def _condition_met(condition: str, breakdown: Breakdown) -> bool:
+    return getattr(breakdown, condition) > 0
+
+
+def _count_out(
+    tallies: Sequence[Tally],
+    breakdown: Sequence[Breakdown],
+    before: Sequence[int],
+    totals: Sequence[int],
+    candidates: Sequence[int],
+    target: int,
+) -> Outcome:
+    """Replay the hand onto `before` in COUNT_OUT_ORDER; the first candidate at the target wins."""
+    running = list(before)
+    for category in COUNT_OUT_ORDER:
+        if category == "sweeps":
+            for side in candidates:
+                running[side] += breakdown[side].sweeps
+            reached = [side for side in candidates if running[side] >= target]
+            if len(reached) == 1:
+                return Outcome("count-out", reached[0], "sweeps", totals[reached[0]])
+            return _highest(totals, reached or list(candidates))
+        for side in candidates:
+            if category in ACE_SUITS:
+                gained = 1 if category in tallies[side].aces else 0
+            else:
+                gained = getattr(breakdown[side], category)
+            if gained:
+                running[side] += gained
+                # Only one side scores in each of these categories, so the first to reach is unique.
+                if running[side] >= target:
+                    return Outcome("count-out", side, category, totals[side])
+    raise AssertionError("unreachable: the sweeps step always decides")  # pragma: no cover
+
+
+def _highest(totals: Sequence[int], candidates: Sequence[int]) -> Outcome:
+    top = max(totals[side] for side in candidates)
+    leaders = [side for side in candidates if totals[side] == top]
+    if len(leaders) == 1:
+        return Outcome("highest", leaders[0], None, top)
+    return Outcome("tied", None, None, top)
+
+
+def score_hand(
+    rules: Rules,
+    tallies: Sequence[Tally],
+    before: Sequence[int],
+    *,
+    tied_before: bool = False,
+) -> HandScore:
+    """Score one hand from the totals before it. The tallies must be valid (see `validate`).
+
+    `tied_before` says the previous hand ended tied: then the first hand after which one side
+    alone holds the highest total decides (RULES.md §5), whatever the several-reach policy.
+    """
+    breakdown = score_breakdown(rules, tallies, before)
+    points = tuple(b.points for b in breakdown)
+    if rules.scoring is Scoring.DIFFERENCE and len(points) == 2:
+        margin = points[0] - points[1]
+        credited = (margin, 0) if margin > 0 else (0, -margin)
+    else:
+        credited = points
+    target = rules.target
+    totals = [total + gain for total, gain in zip(before, credited, strict=True)]
+
+    outcome: Outcome | None = None
+    if rules.endgame_from is not None:
+        met: list[tuple[int, int]] = []
+        for side, total in enumerate(before):
+            condition = endgame_condition(rules, total)
+            if condition is None:
+                continue
+            if _condition_met(condition, breakdown[side]):
+                met.append((COUNT_OUT_ORDER.index(condition), side))
+            elif totals[side] >= target:
+                totals[side] = target - 1  # a restricted side that misses cannot win this hand
+        if met:
+            category_rank, side = min(met)
+            outcome = Outcome("condition", side, COUNT_OUT_ORDER[category_rank], totals[side])
+
+    if outcome is None:
+        reached = [side for side, total in enumerate(totals) if total >= target]
+        if len(reached) == 1:
+            side = reached[0]
+            outcome = Outcome("reached", side, None, totals[side])
+        elif reached:
+            if tied_before or rules.several_reach is SeveralReach.HIGHEST:
+                outcome = _highest(totals, reached)
+            else:
+                outcome = _count_out(tallies, breakdown, before, totals, reached, target)
+
+    if outcome is None:
+        return HandScore(breakdown, points, tuple(totals), Status.PLAYING, None, None)
+    if outcome.kind == "tied":
+        return HandScore(breakdown, points, tuple(totals), Status.TIED, None, outcome)
+    return HandScore(breakdown, points, tuple(totals), Status.WON, outcome.side, outcome)
+
+
+class MatchOverError(ValueError):
+    """A hand was given after the hand that decided the match."""
+
+    def __init__(self, hand_index: int) -> None:
+        super().__init__(f"hand {hand_index + 1} comes after the match was won")
+        self.hand_index = hand_index
+
+
+def score_match(
+    rules: Rules,
+    hands: Iterable[Sequence[Tally]],
+    start_totals: Sequence[int] | None = None,
+    *,
+    sides: int | None = None,
+) -> MatchScore:
+    """Score a whole match, hand by hand, from `start_totals` (zeros by default).
+
+    The tallies must be valid (see `validate`). Raises MatchOverError for a hand after the
+    deciding one. `sides` is needed only when there are no hands and no start totals.
+    """
+    if start_totals is not None:
+        totals: tuple[int, ...] = tuple(start_totals)
+    else:
+        hands = list(hands)
+        count = sides if sides is not None else (len(hands[0]) if hands else 2)
+        totals = (0,) * count
+    status = Status.PLAYING
+    winner = None
+    outcome = None
+    scored = []
+    for index, tallies in enumerate(hands):
+        if status is Status.WON:
+            raise MatchOverError(index)
+        hand = score_hand(rules, tallies, totals, tied_before=status is Status.TIED)
+        scored.append(hand)
+        totals, status, winner, outcome = hand.totals, hand.status, hand.winner, hand.outcome
+    conditions = None
+    if status is not Status.WON:
+        conditions = tuple(endgame_condition(rules, total) for total in totals)
+    return MatchScore(tuple(scored), totals, status, winner, outcome, conditions)
+
+
+def table_turn(rules: Rules, *, players: int, first_dealer: int, hand_index: int) -> Turn:
+    """Dealer, leader and number of deals for hand `hand_index` (0-based). RULES.md §8.
+
+    Seats are numbered clockwise. The player after the dealer, in the direction of play, leads
+    every deal and deals the next hand.
+    """
+    if players not in DEALS_PER_HAND:
+        raise ValueError("a table has 2, 3 or 4 players")
+    step = 1 if rules.clockwise else -1
+    dealer = (first_dealer + step * hand_index) % players
+    return Turn(
+        hand_index + 1, dealer, (dealer + step) % players, DEALS_PER_HAND[players], step > 0
+    )
+
+
+def seat_side(seat: int, sides: int) -> int:
+    """The side a seat belongs to: seats alternate sides, so partners sit opposite each other."""
+    return seat % sides
+
+
+# --- validation ------------------------------------------------------------------------------
+
+CARD_NAMES = {
+    "10D": gettext_noop("big casino (10♦)"),
+    "2S": gettext_noop("little casino (2♠)"),
+    "AS": gettext_noop("ace of spades"),
+    "AC": gettext_noop("ace of clubs"),
+    "AH": gettext_noop("ace of hearts"),
+    "AD": gettext_noop("ace of diamonds"),
+}
+
+MESSAGES = {
+    "cards_total": gettext_noop("cards add up to %(total)d, not 52"),
+    "spades_total": gettext_noop("spades add up to %(total)d, not 13"),
+    "cards_negative": gettext_noop("%(side)s: cards cannot be negative (%(cards)d)"),
+    "spades_negative": gettext_noop("%(side)s: spades cannot be negative (%(spades)d)"),
+    "spades_over_cards": gettext_noop("%(side)s: %(spades)d spades but only %(cards)d cards"),
+    "card_nobody": gettext_noop("nobody holds the %(card)s"),
+    "card_both": gettext_noop("both %(first)s and %(second)s hold the %(card)s"),
+    "card_several": gettext_noop("%(names)s all hold the %(card)s"),
+    "special_spades": gettext_noop(
+        "%(side)s: holds %(cards)s but has only %(spades)d spades (needs at least %(needed)d)"
+    ),
+    "special_non_spades": gettext_noop(
+        "%(side)s: holds %(cards)s but has only %(non_spades)d cards that are not spades "
+        "(needs at least %(needed)d)"
+    ),
+    "sweeps_negative": gettext_noop("%(side)s: sweeps cannot be negative (%(sweeps)d)"),
+    "sweeps_need_cards": gettext_noop("%(side)s: %(sweeps)d sweeps need at least %(needed)d cards"),
+    "sweeps_total": gettext_noop("%(total)d sweeps in one hand; at most 24 are possible"),
+    "tally_count": gettext_noop("%(count)d tallies for %(sides)d sides"),
+    "after_win": gettext_noop("the match was already won before this hand"),
+}
+
+SPECIAL_SYMBOLS = {"AS": "A♠", "2S": "2♠", "10D": "10♦", "AC": "A♣", "AH": "A♥", "AD": "A♦"}
+
+
+@dataclass(frozen=True, slots=True)
+class Problem:
+    """Something that keeps a hand (or a match) from adding up.
+
+    The text is not stored: `code` picks a message from MESSAGES, and `describe` renders it with
+    the side names in the reader's language. `side` is the side it is about, if any.
+    """
+
+    code: str
+    params: Mapping[str, object] = field(default_factory=dict)
+    side: int | None = None
+
+    def describe(
+        self,
+        side_names: Sequence[str] | None = None,
+        translate: Callable[[str], str] = gettext_noop,
+    ) -> str:
+        """The message in words, with sides named from `side_names` ("side 1" without them)."""
+        return describe_problem(self, side_names, translate)
+
+
+def _side_label(side: int, side_names: Sequence[str] | None) -> str:
+    if side_names and side < len(side_names):
+        return side_names[side]
+    return f"#{side + 1}"
+
+
+def describe_problem(
+    problem: Problem,
+    side_names: Sequence[str] | None = None,
+    translate: Callable[[str], str] = gettext_noop,
+) -> str:
+    """Render a problem's message, naming sides and cards (both run through `translate`)."""
+    params = dict(problem.params)
+    if problem.side is not None:
+        params["side"] = _side_label(problem.side, side_names)
+    if "card" in params:
+        params["card"] = translate(CARD_NAMES[str(params["card"])])
+    holders = params.pop("holders", None)
+    if isinstance(holders, tuple):
+        labels = [_side_label(side, side_names) for side in holders]
+        params["first"], params["second"] = labels[0], labels[1]
+        params["names"] = ", ".join(labels)
+    return translate(MESSAGES[problem.code]) % params
+
+
+def validate(tallies: Sequence[Tally], sides: int | None = None) -> list[Problem]:
+    """Everything that keeps a hand from adding up against the known deck (RULES.md §7).
+
+    An empty list means the hand is possible. With `sides`, a wrong number of tallies is a
+    problem too.
+    """
+    problems: list[Problem] = []
+    if sides is not None and len(tallies) != sides:
+        return [Problem("tally_count", {"count": len(tallies), "sides": sides})]
+    cards_total = sum(t.cards for t in tallies)
+    if cards_total != PACK:
+        problems.append(Problem("cards_total", {"total": cards_total}))
+    spades_total = sum(t.spades for t in tallies)
+    if spades_total != SPADES:
+        problems.append(Problem("spades_total", {"total": spades_total}))
+    for side, tally in enumerate(tallies):
+        if tally.cards < 0:
+            problems.append(Problem("cards_negative", {"cards": tally.cards}, side))
+        if tally.spades < 0:
+            problems.append(Problem("spades_negative", {"spades": tally.spades}, side))
+        elif tally.spades > tally.cards >= 0:
+            problems.append(
+                Problem("spades_over_cards", {"spades": tally.spades, "cards": tally.cards}, side)
+            )
+
+    holders_of = {
+        "10D": [side for side, t in enumerate(tallies) if t.big_casino],
+        "2S": [side for side, t in enumerate(tallies) if t.little_casino],
+    }
+    for suit in ACE_SUITS:
+        holders_of["A" + suit] = [side for side, t in enumerate(tallies) if suit in t.aces]
+    for card, holders in holders_of.items():
+        if not holders:
+            problems.append(Problem("card_nobody", {"card": card}))
+        elif len(holders) == 2:
+            problems.append(Problem("card_both", {"card": card, "holders": tuple(holders)}))
+        elif len(holders) > 2:
+            problems.append(Problem("card_several", {"card": card, "holders": tuple(holders)}))
+
+    for side, tally in enumerate(tallies):
+        special_spades = [card for card in ("2S", "AS") if side in holders_of[card]]
+        if tally.spades >= 0 and len(special_spades) > tally.spades:
+            problems.append(
+                Problem(
+                    "special_spades",
+                    {
+                        "cards": _symbols(special_spades),
+                        "spades": tally.spades,
+                        "needed": len(special_spades),
+                    },
+                    side,
+                )
+            )
+        special_others = [card for card in ("10D", "AC", "AH", "AD") if side in holders_of[card]]
+        non_spades = tally.cards - tally.spades
+        if tally.cards >= 0 and tally.spades >= 0 and len(special_others) > non_spades:
+            problems.append(
+                Problem(
+                    "special_non_spades",
+                    {
+                        "cards": _symbols(special_others),
+                        "non_spades": max(non_spades, 0),
+                        "needed": len(special_others),
+                    },
+                    side,
+                )
+            )
+        if tally.sweeps < 0:
+            problems.append(Problem("sweeps_negative", {"sweeps": tally.sweeps}, side))
+        elif tally.cards >= 0 and tally.cards < 2 * tally.sweeps:
+            problems.append(
+                Problem(
+                    "sweeps_need_cards", {"sweeps": tally.sweeps, "needed": 2 * tally.sweeps}, side
+                )
+            )
+    sweeps_total = sum(max(t.sweeps, 0) for t in tallies)
+    if sweeps_total > MAX_SWEEPS:
+        problems.append(Problem("sweeps_total", {"total": sweeps_total}))
+    return problems
+
+
+def _symbols(cards: Sequence[str]) -> str:
+    return ", ".join(SPECIAL_SYMBOLS[card] for card in cards)
+
+
+def hand_base_points(tallies: Sequence[Tally]) -> int:
+    """Points a hand is worth before sweeps: 11, less 3 for tied cards and 1 for tied spades."""
+    base = 11
+    if _most([t.cards for t in tallies]) is None:
+        base -= 3
+    if _most([t.spades for t in tallies]) is None:
+        base -= 1
+    return base
