@@ -69,6 +69,7 @@ TEMPLATES = [
                 "django.contrib.messages.context_processors.messages",
                 "django.template.context_processors.i18n",
             ],
+            "builtins": ["template_partials.templatetags.partials"],
         },
     },
 ]
@@ -83,8 +84,13 @@ DATABASES = {
     )
 }
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
-    # Wait for a writer instead of failing at once when two requests write together.
-    DATABASES["default"].setdefault("OPTIONS", {})["timeout"] = 20
+    # Take the write lock when a transaction starts (BEGIN IMMEDIATE) and wait for it, so two
+    # requests writing together queue up instead of failing with "database is locked".
+    DATABASES["default"].setdefault("OPTIONS", {}).update(
+        {"timeout": 20, "transaction_mode": "IMMEDIATE"}
+    )
+    # A file, not memory, so tests with several threads share one database.
+    DATABASES["default"]["TEST"] = {"NAME": str(BASE_DIR / "test_db.sqlite3")}
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 

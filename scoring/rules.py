@@ -612,7 +612,12 @@ def validate(tallies: Sequence[Tally], sides: int | None = None) -> list[Problem
             )
         special_others = [card for card in ("10D", "AC", "AH", "AD") if side in holders_of[card]]
         non_spades = tally.cards - tally.spades
-        if tally.cards >= 0 and tally.spades >= 0 and len(special_others) > non_spades:
+        if (
+            special_others
+            and tally.cards >= 0
+            and tally.spades >= 0
+            and len(special_others) > non_spades
+        ):
             problems.append(
                 Problem(
                     "special_non_spades",

@@ -6,4 +6,16 @@ app_name = "scoring"
 
 urlpatterns = [
     path("", views.home, name="home"),
+    path("signup/", views.signup, name="signup"),
+    path("players/", views.player_list, name="player-list"),
+    path("matches/", views.match_list, name="match-list"),
+    path("matches/new/", views.match_new, name="match-new"),
+    path("matches/<int:pk>/", views.match_detail, name="match"),
+    path("matches/<int:pk>/hands/", views.hand_create, name="hand-create"),
+    path("matches/<int:pk>/hands/preview/", views.hand_preview, name="hand-preview"),
+    path("matches/<int:pk>/hands/<int:number>/edit/", views.hand_edit, name="hand-edit"),
+    path("matches/<int:pk>/hands/last/delete/", views.hand_delete, name="hand-delete"),
+    path("matches/<int:pk>/sides/<int:position>/sweeps/", views.sweep_adjust, name="sweep"),
+    path("matches/<int:pk>/abandon/", views.match_abandon, name="match-abandon"),
+    path("matches/<int:pk>/rematch/", views.match_rematch, name="match-rematch"),
 ]

@@ -1,8 +1,240 @@
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib import messages
+from django.contrib.auth import login
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import ValidationError
 from django.http import HttpRequest, HttpResponse
-from django.shortcuts import render
-from django.views.decorators.http import require_GET
+from django.shortcuts import redirect, render
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
+from django.views.decorators.vary import vary_on_headers
+from django_htmx.middleware import HtmxDetails
+
+from scoring import selectors, services
+from scoring.forms import HandForm, MatchForm, PlayerForm, SignupForm
+from scoring.models import Match
+
+
+class HtmxHttpRequest(HttpRequest):
+    htmx: HtmxDetails
+
+
+def _partial(request: HtmxHttpRequest, template: str, region: str) -> str:
+    """Render only `region` for a plain htmx request (not boosted, not a history restore)."""
+    if request.htmx and not request.htmx.boosted and not request.htmx.history_restore_request:
+        return f"{template}#{region}"
+    return template
 
 
 @require_GET
-def home(request: HttpRequest) -> HttpResponse:
+def home(request: HtmxHttpRequest) -> HttpResponse:
     return render(request, "scoring/home.html")
+
+
+@require_http_methods(["GET", "POST"])
+def signup(request: HtmxHttpRequest) -> HttpResponse:
+    form = SignupForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        user = form.save()
+        login(request, user)
+        return redirect("scoring:match-new")
+    return render(request, "registration/signup.html", {"form": form})
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def player_list(request: HtmxHttpRequest) -> HttpResponse:
+    form = PlayerForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        try:
+            services.player_create(owner=request.user, name=form.cleaned_data["name"])
+        except ValidationError as error:
+            form.add_error("name", error)
+        else:
+            if not request.htmx:
+                return redirect("scoring:player-list")
+            form = PlayerForm()
+    context = {"form": form, "players": selectors.player_list(request.user)}
+    return render(request, _partial(request, "scoring/player_list.html", "roster"), context)
+
+
+@login_required
+@require_GET
+def match_list(request: HtmxHttpRequest) -> HttpResponse:
+    return render(
+        request, "scoring/match_list.html", {"matches": selectors.match_list(request.user)}
+    )
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def match_new(request: HtmxHttpRequest) -> HttpResponse:
+    form = MatchForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        match = _start_match(request, form.cleaned_data)
+        return redirect(match)
+    players = selectors.player_list(request.user)
+    return render(request, "scoring/match_new.html", {"form": form, "players": players})
+
+
+def _start_match(request: HtmxHttpRequest, data: dict[str, Any]) -> Match:
+    sides = [
+        [services.player_get_or_create(owner=request.user, name=name) for name in names]
+        for names in data["sides"]
+    ]
+    return services.match_start(
+        owner=request.user,
+        variant=data["variant"],
+        sides=sides,
+        first_dealer_seat=data["first_dealer"],
+        target=data["target_value"],
+        sweeps=data["sweeps"],
+        several_reach=data["several_reach"],
+        scoring=data["scoring"],
+        twenty_needs=data["twenty_needs"],
+        start_totals=data["start_totals"],
+    )
+
+
+def _board_context(match: Match, form: HandForm | None = None, **extra: Any) -> dict[str, Any]:
+    board = selectors.match_board(match)
+    if form is None and match.is_open:
+        form = HandForm(
+            side_names=board.side_names,
+            pending_sweeps=[side.pending_sweeps for side in board.sides],
+            initial={"number": match.hand_count + 1},
+        )
+    return {"board": board, "match": match, "form": form, **extra}
+
+
+@login_required
+@require_GET
+@vary_on_headers("HX-Request")
+def match_detail(request: HtmxHttpRequest, pk: int) -> HttpResponse:
+    match = selectors.match_for_owner(request.user, pk)
+    return render(
+        request, _partial(request, "scoring/match_detail.html", "board"), _board_context(match)
+    )
+
+
+@login_required
+@require_POST
+def hand_create(request: HtmxHttpRequest, pk: int) -> HttpResponse:
+    match = selectors.match_for_owner(request.user, pk)
+    form = HandForm(request.POST, side_names=services.side_names(match))
+    template = _partial(request, "scoring/match_detail.html", "board")
+    if request.POST.get("preview"):  # "Check points" without JavaScript
+        return render(request, template, _board_context(match, form, **_preview(match, form)))
+    if form.is_valid():
+        try:
+            services.hand_record(
+                match=match, number=form.cleaned_data["number"], tallies=form.tallies
+            )
+        except ValidationError as error:
+            form.add_error(None, error)
+        else:
+            if not request.htmx:
+                return redirect(match)
+            match.refresh_from_db()
+            return render(request, template, _board_context(match, saved=True))
+    match.refresh_from_db()
+    return render(request, template, _board_context(match, form))
+
+
+@login_required
+@require_POST
+def hand_preview(request: HtmxHttpRequest, pk: int) -> HttpResponse:
+    match = selectors.match_for_owner(request.user, pk)
+    form = HandForm(request.POST, side_names=services.side_names(match))
+    return render(request, "scoring/_hand_preview.html", _preview(match, form))
+
+
+def _preview(match: Match, form: HandForm) -> dict[str, Any]:
+    """The points the hand in `form` would score, or what keeps it from adding up."""
+    if not form.is_valid():
+        errors = [error for errors in form.errors.values() for error in errors]
+        return {"preview_errors": errors, "preview_rows": []}
+    score, after_win = selectors.hand_preview(match, form.tallies, form.cleaned_data["number"])
+    rows = []
+    if score is not None:
+        rows = [
+            {"name": name, "tally": tally, "points": points, "total": total}
+            for name, tally, points, total in zip(
+                form.side_names, form.tallies, score.points, score.totals, strict=True
+            )
+        ]
+    return {"preview_rows": rows, "after_win": after_win, "preview_errors": []}
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def hand_edit(request: HtmxHttpRequest, pk: int, number: int) -> HttpResponse:
+    match = selectors.match_for_owner(request.user, pk)
+    hand = selectors.hand_for_match(match, number)
+    names = services.side_names(match)
+    if request.method == "POST":
+        form = HandForm(request.POST, side_names=names)
+        if form.is_valid():
+            try:
+                services.hand_edit(match=match, number=number, tallies=form.tallies)
+            except ValidationError as error:
+                form.add_error(None, error)
+            else:
+                messages.success(request, _("Hand %(number)d saved.") % {"number": number})
+                return redirect(match)
+    else:
+        initial = HandForm.initial_for(number, selectors.hand_tallies(hand))
+        form = HandForm(side_names=names, initial=initial)
+    return render(request, "scoring/hand_edit.html", {"match": match, "hand": hand, "form": form})
+
+
+@login_required
+@require_POST
+def hand_delete(request: HtmxHttpRequest, pk: int) -> HttpResponse:
+    match = selectors.match_for_owner(request.user, pk)
+    try:
+        services.hand_delete_last(match=match)
+    except ValidationError as error:
+        messages.error(request, " ".join(error.messages))
+    else:
+        messages.success(request, _("The last hand was deleted."))
+    return redirect(match)
+
+
+@login_required
+@require_POST
+def sweep_adjust(request: HtmxHttpRequest, pk: int, position: int) -> HttpResponse:
+    match = selectors.match_for_owner(request.user, pk)
+    names = services.side_names(match)
+    if not match.is_open or position >= len(names):
+        return redirect(match)
+    delta = 1 if request.POST.get("delta") != "-1" else -1
+    side = services.sweep_adjust(match=match, position=position, delta=delta)
+    if not request.htmx:
+        return redirect(match)
+    # Only this side's counter is swapped, so what was typed elsewhere in the form stays.
+    pending = [0] * len(names)
+    pending[position] = side.pending_sweeps
+    form = HandForm(side_names=names, pending_sweeps=pending)
+    row = form.side_rows()[position]
+    return render(
+        request, "scoring/_hand_form.html#sweeps", {"match": match, "row": row, "live": True}
+    )
+
+
+@login_required
+@require_POST
+def match_abandon(request: HtmxHttpRequest, pk: int) -> HttpResponse:
+    match = selectors.match_for_owner(request.user, pk)
+    services.match_abandon(match=match)
+    return redirect(match)
+
+
+@login_required
+@require_POST
+def match_rematch(request: HtmxHttpRequest, pk: int) -> HttpResponse:
+    match = selectors.match_for_owner(request.user, pk)
+    return redirect(services.match_rematch(match=match))

@@ -9,3 +9,33 @@ SHARED = Path(__file__).resolve().parent.parent.parent / "shared"
 @pytest.fixture(scope="session")
 def scoring_examples() -> list[dict]:
     return json.loads((SHARED / "cases" / "scoring_examples.json").read_text())
+
+
+@pytest.fixture
+def user(django_user_model):
+    return django_user_model.objects.create_user(username="ana", password="casino-pass-1")
+
+
+@pytest.fixture
+def other_user(django_user_model):
+    return django_user_model.objects.create_user(username="mallory", password="casino-pass-2")
+
+
+@pytest.fixture
+def user_client(client, user):
+    client.force_login(user)
+    return client
+
+
+@pytest.fixture
+def players(user):
+    from scoring import services
+
+    return [services.player_create(owner=user, name=name) for name in ("Ana", "Ben", "Cy", "Dee")]
+
+
+@pytest.fixture
+def casino_match(user, players):
+    from scoring import services
+
+    return services.match_start(owner=user, variant="casino", sides=[[players[0]], [players[1]]])

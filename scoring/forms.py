@@ -1,0 +1,293 @@
+"""Forms: field checks here, deck checks by `rules.validate`, messages in the user's language."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from django import forms
+from django.contrib.auth.forms import UserCreationForm
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+
+from scoring import rules
+from scoring.models import Match
+
+MAX_SEATS = 4
+SPECIAL_CARDS = ("10D", "2S", "AS", "AC", "AH", "AD")
+CARD_LABELS = {"10D": "10♦", "2S": "2♠", "AS": "A♠", "AC": "A♣", "AH": "A♥", "AD": "A♦"}
+LAYOUTS = {"2": (2, 1), "3": (3, 1), "4": (4, 1), "teams": (2, 2)}  # (sides, players per side)
+
+
+class SignupForm(UserCreationForm):
+    pass
+
+
+class PlayerForm(forms.Form):
+    name = forms.CharField(label=gettext_lazy("Name"), max_length=60, strip=True)
+
+
+def _default_choice(label: str) -> tuple[str, str]:
+    return ("", label)
+
+
+class MatchForm(forms.Form):
+    """Set up a match: variant, who sits where, who deals first, target and options."""
+
+    variant = forms.ChoiceField(
+        label=gettext_lazy("Game"),
+        choices=Match.Variant.choices,
+        initial=Match.Variant.CASINO,
+        widget=forms.RadioSelect,
+    )
+    layout = forms.ChoiceField(
+        label=gettext_lazy("Players"),
+        choices=[
+            ("2", gettext_lazy("2 players")),
+            ("3", gettext_lazy("3 players")),
+            ("4", gettext_lazy("4 players")),
+            ("teams", gettext_lazy("2 teams of 2")),
+        ],
+        initial="2",
+        widget=forms.RadioSelect,
+    )
+    first_dealer = forms.TypedChoiceField(
+        label=gettext_lazy("First dealer"),
+        choices=[(str(seat), str(seat + 1)) for seat in range(MAX_SEATS)],
+        coerce=int,
+        initial="0",
+        widget=forms.RadioSelect,
+    )
+    target = forms.TypedChoiceField(
+        label=gettext_lazy("Play to"),
+        choices=[("21", "21"), ("11", "11"), ("22", "22"), ("other", gettext_lazy("other"))],
+        initial="21",
+        widget=forms.RadioSelect,
+    )
+    target_other = forms.IntegerField(
+        label=gettext_lazy("Other target"), min_value=1, max_value=999, required=False
+    )
+    sweeps = forms.ChoiceField(
+        label=gettext_lazy("Sweeps"),
+        choices=[
+            _default_choice(gettext_lazy("as the game is usually played")),
+            *Match.Sweeps.choices,
+        ],
+        required=False,
+    )
+    several_reach = forms.ChoiceField(
+        label=gettext_lazy("When several reach the target in one hand"),
+        choices=[
+            _default_choice(gettext_lazy("as the game is usually played")),
+            *Match.SeveralReach.choices,
+        ],
+        required=False,
+    )
+    scoring = forms.ChoiceField(
+        label=gettext_lazy("Scoring"),
+        choices=[
+            _default_choice(gettext_lazy("every side scores its points")),
+            *Match.Scoring.choices[1:],
+        ],
+        required=False,
+    )
+    twenty_needs = forms.ChoiceField(
+        label=gettext_lazy("Dominican: at 20 a side wins only by taking"),
+        choices=Match.TwentyNeeds.choices,
+        initial=Match.TwentyNeeds.LITTLE_CASINO,
+        required=False,
+    )
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        for seat in range(MAX_SEATS):
+            self.fields[f"seat_{seat}"] = forms.CharField(
+                label=_("Seat %(number)d") % {"number": seat + 1},
+                max_length=60,
+                required=False,
+                strip=True,
+            )
+        for position in range(MAX_SEATS):
+            self.fields[f"start_{position}"] = forms.IntegerField(
+                label=_("Start total, side %(number)d") % {"number": position + 1},
+                min_value=0,
+                max_value=998,
+                required=False,
+            )
+
+    def seat_fields(self) -> list[forms.BoundField]:
+        return [self[f"seat_{seat}"] for seat in range(MAX_SEATS)]
+
+    def start_fields(self) -> list[forms.BoundField]:
+        return [self[f"start_{position}"] for position in range(MAX_SEATS)]
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean()
+        layout = data.get("layout")
+        if layout not in LAYOUTS:
+            return data
+        side_count, per_side = LAYOUTS[layout]
+        seat_count = side_count * per_side
+        names: list[str] = []
+        seen: set[str] = set()
+        for seat in range(seat_count):
+            name = data.get(f"seat_{seat}", "")
+            if not name:
+                self.add_error(f"seat_{seat}", _("Who sits here?"))
+            elif name.casefold() in seen:
+                self.add_error(f"seat_{seat}", _("%(name)s already has a seat.") % {"name": name})
+            seen.add(name.casefold())
+            names.append(name)
+        # Seats alternate sides, so seat s belongs to side s % sides (partners opposite).
+        data["sides"] = [names[position::side_count] for position in range(side_count)]
+        if data.get("first_dealer") is not None and data["first_dealer"] >= seat_count:
+            self.add_error(
+                "first_dealer", _("Choose one of the %(count)d seats.") % {"count": seat_count}
+            )
+        if data.get("target") == "other":
+            if data.get("target_other") is None:
+                self.add_error("target_other", _("Enter the target score."))
+            data["target_value"] = data.get("target_other")
+        elif data.get("target"):
+            data["target_value"] = int(data["target"])
+        if data.get("scoring") == Match.Scoring.DIFFERENCE and side_count != 2:
+            self.add_error("scoring", _("Difference scoring needs exactly two sides."))
+        target = data.get("target_value") or rules.DEFAULT_TARGET
+        start = [data.get(f"start_{position}") or 0 for position in range(side_count)]
+        for position, total in enumerate(start):
+            if total >= target:
+                self.add_error(
+                    f"start_{position}",
+                    _("A start total must be below the target (%(target)d).") % {"target": target},
+                )
+        data["start_totals"] = start
+        return data
+
+
+class HandForm(forms.Form):
+    """One hand: each side's cards, spades and sweeps, and who took each of the six special cards.
+
+    With two sides the second side's cards and spades may be left blank (52 - x, 13 - y), and a
+    special card not given to the first side goes to the second.
+    """
+
+    number = forms.IntegerField(widget=forms.HiddenInput, min_value=1, max_value=999)
+
+    def __init__(
+        self,
+        *args: Any,
+        side_names: Sequence[str],
+        pending_sweeps: Sequence[int] = (),
+        **kwargs: Any,
+    ) -> None:
+        super().__init__(*args, **kwargs)
+        self.side_names = list(side_names)
+        self.tallies: list[rules.Tally] = []
+        two_sides = len(side_names) == 2
+        for position, name in enumerate(side_names):
+            derived = two_sides and position == 1
+            self.fields[f"cards_{position}"] = forms.IntegerField(
+                label=_("%(side)s: cards") % {"side": name},
+                min_value=0,
+                max_value=rules.PACK,
+                required=not derived,
+            )
+            self.fields[f"spades_{position}"] = forms.IntegerField(
+                label=_("%(side)s: spades") % {"side": name},
+                min_value=0,
+                max_value=rules.SPADES,
+                required=not derived,
+            )
+            self.fields[f"sweeps_{position}"] = forms.IntegerField(
+                label=_("%(side)s: sweeps") % {"side": name},
+                min_value=0,
+                max_value=rules.MAX_SWEEPS,
+                required=False,
+                initial=pending_sweeps[position] if position < len(pending_sweeps) else 0,
+            )
+        for card in SPECIAL_CARDS:
+            self.fields[f"card_{card}"] = forms.TypedChoiceField(
+                label=_(rules.CARD_NAMES[card]),
+                choices=[(str(position), name) for position, name in enumerate(side_names)],
+                coerce=int,
+                required=False,
+                widget=forms.RadioSelect,
+            )
+
+    @classmethod
+    def initial_for(cls, number: int, tallies: Sequence[rules.Tally]) -> dict[str, Any]:
+        """Initial values that show stored tallies in the form (for editing a hand)."""
+        initial: dict[str, Any] = {"number": number}
+        for position, tally in enumerate(tallies):
+            initial[f"cards_{position}"] = tally.cards
+            initial[f"spades_{position}"] = tally.spades
+            initial[f"sweeps_{position}"] = tally.sweeps
+            held = {"10D": tally.big_casino, "2S": tally.little_casino}
+            held.update({"A" + suit: suit in tally.aces for suit in rules.ACE_SUITS})
+            for card, has in held.items():
+                if has:
+                    initial[f"card_{card}"] = str(position)
+        return initial
+
+    def side_rows(self) -> list[dict[str, Any]]:
+        """Per side: its name and bound fields, and its column of the six special cards."""
+        return [
+            {
+                "position": position,
+                "name": name,
+                "cards": self[f"cards_{position}"],
+                "spades": self[f"spades_{position}"],
+                "sweeps": self[f"sweeps_{position}"],
+                "derived": len(self.side_names) == 2 and position == 1,
+            }
+            for position, name in enumerate(self.side_names)
+        ]
+
+    def card_fields(self) -> list[tuple[str, str, forms.BoundField]]:
+        return [(card, CARD_LABELS[card], self[f"card_{card}"]) for card in SPECIAL_CARDS]
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean()
+        if self.errors:
+            return data
+        count = len(self.side_names)
+        if count == 2:
+            if data.get("cards_1") is None:
+                data["cards_1"] = rules.PACK - data["cards_0"]
+            if data.get("spades_1") is None:
+                data["spades_1"] = rules.SPADES - data["spades_0"]
+        holder = {}
+        for card in SPECIAL_CARDS:
+            chosen = data.get(f"card_{card}")
+            if chosen in ("", None):
+                chosen = 1 if count == 2 else None
+            holder[card] = chosen
+        self.tallies = [
+            rules.Tally.make(
+                cards=data[f"cards_{position}"],
+                spades=data[f"spades_{position}"],
+                big_casino=holder["10D"] == position,
+                little_casino=holder["2S"] == position,
+                aces=[suit for suit in rules.ACE_SUITS if holder["A" + suit] == position],
+                sweeps=data.get(f"sweeps_{position}") or 0,
+            )
+            for position in range(count)
+        ]
+        for problem in rules.validate(self.tallies, count):
+            self.add_error(_problem_field(problem), problem.describe(self.side_names, _))
+        return data
+
+
+def _problem_field(problem: rules.Problem) -> str | None:
+    """The field a deck problem is shown next to."""
+    side = problem.side if problem.side is not None else 0
+    code = problem.code
+    if code.startswith("card_"):
+        return f"card_{problem.params['card']}"
+    if code in ("cards_total", "cards_negative", "special_non_spades"):
+        return f"cards_{side}"
+    if code.startswith("spades") or code == "special_spades":
+        return f"spades_{side}"
+    if code.startswith("sweeps_") and code != "sweeps_total":
+        return f"sweeps_{side}"
+    return None

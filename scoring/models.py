@@ -1,0 +1,219 @@
+"""Stored matches. Derived numbers (points, totals, status) are written only by services.rescore."""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+from django.db.models.functions import Lower
+from django.urls import reverse
+from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext_lazy
+
+from scoring import rules
+
+
+class Player(models.Model):
+    """A person at the table (not a login), in the roster of the user who keeps score."""
+
+    owner = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="players"
+    )
+    name = models.CharField(_("name"), max_length=60)
+    created_at = models.DateTimeField(_("created"), auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("player")
+        verbose_name_plural = _("players")
+        ordering = [Lower("name")]
+        constraints = [
+            models.UniqueConstraint("owner", Lower("name"), name="player_name_unique_per_owner_ci"),
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class Match(models.Model):
+    class Variant(models.TextChoices):
+        CASINO = rules.Variant.CASINO, _("Casino")
+        ROYAL = rules.Variant.ROYAL, _("Royal Casino")
+        DOMINICAN = rules.Variant.DOMINICAN, _("Dominican Royal Casino")
+
+    class Sweeps(models.TextChoices):
+        OFF = rules.SweepRule.OFF, _("not counted")
+        COUNT = rules.SweepRule.COUNT, _("1 point each")
+        CANCEL = rules.SweepRule.CANCEL, _("opposing sweeps cancel")
+
+    class SeveralReach(models.TextChoices):
+        HIGHEST = rules.SeveralReach.HIGHEST, _("higher total wins")
+        COUNT_OUT = rules.SeveralReach.COUNT_OUT, _("count out: first to reach the target wins")
+
+    class Scoring(models.TextChoices):
+        CUMULATIVE = rules.Scoring.CUMULATIVE, _("every side scores its points")
+        DIFFERENCE = rules.Scoring.DIFFERENCE, _("only the difference counts")
+
+    class TwentyNeeds(models.TextChoices):
+        LITTLE_CASINO = rules.TwentyNeeds.LITTLE_CASINO, _("the little casino")
+        MOST_SPADES = rules.TwentyNeeds.MOST_SPADES, _("most spades")
+
+    class Status(models.TextChoices):
+        PLAYING = rules.Status.PLAYING, pgettext_lazy("match status", "playing")
+        TIED = rules.Status.TIED, pgettext_lazy("match status", "tied")
+        WON = rules.Status.WON, pgettext_lazy("match status", "won")
+        ABANDONED = "abandoned", pgettext_lazy("match status", "abandoned")
+
+    owner = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="matches"
+    )
+    variant = models.CharField(_("variant"), max_length=12, choices=Variant.choices)
+    target = models.PositiveSmallIntegerField(_("target"), default=rules.DEFAULT_TARGET)
+    sweeps = models.CharField(_("sweeps"), max_length=8, choices=Sweeps.choices)
+    several_reach = models.CharField(
+        _("several reach the target"), max_length=10, choices=SeveralReach.choices
+    )
+    scoring = models.CharField(_("scoring"), max_length=12, choices=Scoring.choices)
+    twenty_needs = models.CharField(
+        _("at 20 a side needs"), max_length=14, choices=TwentyNeeds.choices
+    )
+    first_dealer_seat = models.PositiveSmallIntegerField(_("first dealer's seat"), default=0)
+    status = models.CharField(
+        _("status"), max_length=10, choices=Status.choices, default=Status.PLAYING
+    )
+    winner_position = models.PositiveSmallIntegerField(_("winning side"), null=True, blank=True)
+    outcome_kind = models.CharField(_("how it was decided"), max_length=10, blank=True)
+    outcome_category = models.CharField(_("deciding category"), max_length=14, blank=True)
+    hand_count = models.PositiveSmallIntegerField(_("hands"), default=0)
+    rematch_of = models.ForeignKey(
+        "self", on_delete=models.SET_NULL, null=True, blank=True, related_name="rematches"
+    )
+    created_at = models.DateTimeField(_("created"), auto_now_add=True)
+    finished_at = models.DateTimeField(_("finished"), null=True, blank=True)
+
+    class Meta:
+        verbose_name = _("match")
+        verbose_name_plural = _("matches")
+        ordering = ["-created_at", "-pk"]
+        indexes = [models.Index(fields=["owner", "-created_at"])]
+
+    def __str__(self) -> str:
+        return f"{self.get_variant_display()} #{self.pk}"
+
+    def get_absolute_url(self) -> str:
+        return reverse("scoring:match", args=[self.pk])
+
+    @property
+    def rules(self) -> rules.Rules:
+        return rules.Rules.make(
+            self.variant,
+            target=self.target,
+            sweeps=self.sweeps,
+            several_reach=self.several_reach,
+            scoring=self.scoring,
+            twenty_needs=self.twenty_needs,
+        )
+
+    @property
+    def is_open(self) -> bool:
+        """A hand can still be recorded (not won, not abandoned)."""
+        return self.status in (self.Status.PLAYING, self.Status.TIED)
+
+
+class Side(models.Model):
+    """One player, or a partnership of two, in a match."""
+
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="sides")
+    position = models.PositiveSmallIntegerField(_("position"))
+    start_total = models.PositiveSmallIntegerField(_("start total"), default=0)
+    total = models.PositiveSmallIntegerField(_("total"), default=0)
+    # Sweeps tallied on the server while the hand is being played, so a reload or a second
+    # phone sees them; cleared when the hand is recorded.
+    pending_sweeps = models.PositiveSmallIntegerField(_("sweeps this hand"), default=0)
+
+    class Meta:
+        verbose_name = _("side")
+        verbose_name_plural = _("sides")
+        ordering = ["match", "position"]
+        constraints = [
+            models.UniqueConstraint(fields=["match", "position"], name="side_position_unique"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.match} / {self.position + 1}"
+
+
+class Seat(models.Model):
+    """Where a player sits: seats are numbered clockwise from 0; partners sit opposite."""
+
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="seats")
+    side = models.ForeignKey(Side, on_delete=models.CASCADE, related_name="seats")
+    player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="seats")
+    seat = models.PositiveSmallIntegerField(_("seat"))
+
+    class Meta:
+        verbose_name = _("seat")
+        verbose_name_plural = _("seats")
+        ordering = ["match", "seat"]
+        constraints = [
+            models.UniqueConstraint(fields=["match", "seat"], name="seat_unique_per_match"),
+            models.UniqueConstraint(fields=["match", "player"], name="player_once_per_match"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.player} ({self.seat + 1})"
+
+
+class Hand(models.Model):
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="hands")
+    number = models.PositiveSmallIntegerField(_("number"))
+    dealer_seat = models.PositiveSmallIntegerField(_("dealer's seat"))
+    created_at = models.DateTimeField(_("created"), auto_now_add=True)
+    updated_at = models.DateTimeField(_("updated"), auto_now=True)
+
+    class Meta:
+        verbose_name = _("hand")
+        verbose_name_plural = _("hands")
+        ordering = ["match", "number"]
+        constraints = [
+            models.UniqueConstraint(fields=["match", "number"], name="hand_number_unique"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.match} / {self.number}"
+
+
+class Tally(models.Model):
+    """One side's captures in one hand, as entered, plus the points derived from them."""
+
+    hand = models.ForeignKey(Hand, on_delete=models.CASCADE, related_name="tallies")
+    side = models.ForeignKey(Side, on_delete=models.CASCADE, related_name="tallies")
+    cards = models.PositiveSmallIntegerField(_("cards"))
+    spades = models.PositiveSmallIntegerField(_("spades"))
+    big_casino = models.BooleanField(_("big casino"), default=False)
+    little_casino = models.BooleanField(_("little casino"), default=False)
+    aces = models.CharField(_("aces"), max_length=4, blank=True)
+    sweeps = models.PositiveSmallIntegerField(_("sweeps"), default=0)
+    # Derived (services.rescore):
+    cards_points = models.PositiveSmallIntegerField(default=0)
+    spades_points = models.PositiveSmallIntegerField(default=0)
+    big_casino_points = models.PositiveSmallIntegerField(default=0)
+    little_casino_points = models.PositiveSmallIntegerField(default=0)
+    aces_points = models.PositiveSmallIntegerField(default=0)
+    sweeps_points = models.PositiveSmallIntegerField(default=0)
+    points = models.PositiveSmallIntegerField(_("points"), default=0)
+    total_after = models.PositiveSmallIntegerField(_("total after the hand"), default=0)
+
+    class Meta:
+        verbose_name = _("tally")
+        verbose_name_plural = _("tallies")
+        ordering = ["hand", "side__position"]
+        constraints = [
+            models.UniqueConstraint(fields=["hand", "side"], name="tally_unique_per_side"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.hand} / {self.side.position + 1}"
+
+    def as_rules_tally(self) -> rules.Tally:
+        return rules.Tally(
+            self.cards, self.spades, self.big_casino, self.little_casino, self.aces, self.sweeps
+        )

@@ -1,0 +1,349 @@
+"""Writes. Every change to a match's hands re-scores the whole match with the engine, because
+Dominican endgame rules and ties make later hands depend on earlier totals."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from django.contrib.auth.models import AbstractBaseUser
+from django.core.exceptions import ValidationError
+from django.db import IntegrityError, transaction
+from django.db.models import F
+from django.db.models.functions import Least
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from scoring import rules, selectors
+from scoring.models import Hand, Match, Player, Seat, Side, Tally
+
+
+class HandRefused(ValidationError):
+    """A hand could not be recorded or changed; the message says why."""
+
+
+@dataclass(frozen=True)
+class HandRecorded:
+    hand: Hand
+    created: bool  # False when the same hand had already been recorded (double submit)
+
+
+def player_create(*, owner: AbstractBaseUser, name: str) -> Player:
+    """Add a player to the owner's roster; the name must be new (ignoring case)."""
+    name = name.strip()
+    if Player.objects.filter(owner=owner, name__iexact=name).exists():
+        raise ValidationError(_("You already have a player called %(name)s.") % {"name": name})
+    return Player.objects.create(owner=owner, name=name)
+
+
+def player_get_or_create(*, owner: AbstractBaseUser, name: str) -> Player:
+    """The owner's player of that name (ignoring case), created if new."""
+    name = name.strip()
+    player = Player.objects.filter(owner=owner, name__iexact=name).first()
+    if player is None:
+        try:
+            with transaction.atomic():
+                player = Player.objects.create(owner=owner, name=name)
+        except IntegrityError:  # created by a concurrent request
+            player = Player.objects.get(owner=owner, name__iexact=name)
+    return player
+
+
+@transaction.atomic
+def match_start(
+    *,
+    owner: AbstractBaseUser,
+    variant: str,
+    sides: Sequence[Sequence[Player]],
+    first_dealer_seat: int = 0,
+    target: int | None = None,
+    sweeps: str | None = None,
+    several_reach: str | None = None,
+    scoring: str | None = None,
+    twenty_needs: str | None = None,
+    start_totals: Sequence[int] | None = None,
+    rematch_of: Match | None = None,
+) -> Match:
+    """Create a match. `sides` lists each side's players; options left None take the variant's
+    defaults. Seats alternate sides, so with two sides of two the partners sit opposite."""
+    match_rules = rules.Rules.make(
+        variant,
+        target=target,
+        sweeps=sweeps or None,
+        several_reach=several_reach or None,
+        scoring=scoring or None,
+        twenty_needs=twenty_needs or None,
+    )
+    if not 2 <= len(sides) <= 4 or len({len(players) for players in sides}) != 1:
+        raise ValidationError(_("A match has 2, 3 or 4 players, or two teams of two."))
+    if len(sides[0]) == 2 and len(sides) != 2:
+        raise ValidationError(_("Partnerships are two teams of two."))
+    if match_rules.scoring is rules.Scoring.DIFFERENCE and len(sides) != 2:
+        raise ValidationError(_("Difference scoring needs exactly two sides."))
+    seat_count = sum(len(players) for players in sides)
+    totals = list(start_totals or [0] * len(sides))
+    match = Match.objects.create(
+        owner=owner,
+        variant=match_rules.variant,
+        target=match_rules.target,
+        sweeps=match_rules.sweeps,
+        several_reach=match_rules.several_reach,
+        scoring=match_rules.scoring,
+        twenty_needs=match_rules.twenty_needs,
+        first_dealer_seat=first_dealer_seat % seat_count,
+        rematch_of=rematch_of,
+    )
+    for position, players in enumerate(sides):
+        side = Side.objects.create(
+            match=match, position=position, start_total=totals[position], total=totals[position]
+        )
+        for index, player in enumerate(players):
+            Seat.objects.create(
+                match=match, side=side, player=player, seat=position + index * len(sides)
+            )
+    rescore(match)
+    return match
+
+
+def _locked(match: Match) -> Match:
+    return Match.objects.select_for_update().get(pk=match.pk)
+
+
+def _check(match: Match, tallies: Sequence[rules.Tally]) -> None:
+    problems = rules.validate(tallies, match.sides.count())
+    if problems:
+        names = side_names(match)
+        raise HandRefused([p.describe(names, _) for p in problems])
+
+
+def side_names(match: Match) -> list[str]:
+    """Each side's name: the player, or "Ana & Ben" for a partnership."""
+    names = selectors.players_by_side(match.seats.select_related("player", "side"))
+    return [" & ".join(names[position]) for position in sorted(names)]
+
+
+def _same_tallies(hand: Hand, tallies: Sequence[rules.Tally]) -> bool:
+    stored = [t.as_rules_tally() for t in hand.tallies.order_by("side__position")]
+    return stored == list(tallies)
+
+
+def hand_record(*, match: Match, number: int, tallies: Sequence[rules.Tally]) -> HandRecorded:
+    """Record hand `number` (the next one) and re-score the match.
+
+    The same hand sent twice (double tap, two phones) is recorded once: a resend of an existing
+    hand with the same counts returns it with created=False; different counts are refused.
+    """
+    try:
+        with transaction.atomic():
+            return _hand_insert(match, number, tallies)
+    except IntegrityError:
+        # Two requests raced for the same hand number and the other one won.
+        existing = Hand.objects.filter(match=match, number=number).first()
+        if existing is not None and _same_tallies(existing, tallies):
+            return HandRecorded(existing, created=False)
+        raise HandRefused(
+            _("Hand %(number)d was just recorded from another phone.") % {"number": number}
+        ) from None
+
+
+def _hand_insert(match: Match, number: int, tallies: Sequence[rules.Tally]) -> HandRecorded:
+    match = _locked(match)
+    existing = Hand.objects.filter(match=match, number=number).first()
+    if existing is not None:
+        if _same_tallies(existing, tallies):
+            return HandRecorded(existing, created=False)
+        raise HandRefused(
+            _("Hand %(number)d was already recorded, with other counts.") % {"number": number}
+        )
+    if not match.is_open:
+        raise HandRefused(_("This match is over: no more hands can be recorded."))
+    if number != match.hand_count + 1:
+        raise HandRefused(
+            _("The next hand is hand %(next)d, not %(number)d.")
+            % {"next": match.hand_count + 1, "number": number}
+        )
+    _check(match, tallies)
+    turn = rules.table_turn(
+        match.rules,
+        players=match.seats.count(),
+        first_dealer=match.first_dealer_seat,
+        hand_index=number - 1,
+    )
+    hand = Hand.objects.create(match=match, number=number, dealer_seat=turn.dealer_seat)
+    sides = list(match.sides.order_by("position"))
+    Tally.objects.bulk_create(
+        Tally(
+            hand=hand,
+            side=side,
+            cards=tally.cards,
+            spades=tally.spades,
+            big_casino=tally.big_casino,
+            little_casino=tally.little_casino,
+            aces=tally.aces,
+            sweeps=tally.sweeps,
+        )
+        for side, tally in zip(sides, tallies, strict=True)
+    )
+    match.sides.update(pending_sweeps=0)
+    rescore(match)
+    return HandRecorded(hand, created=True)
+
+
+@transaction.atomic
+def hand_edit(*, match: Match, number: int, tallies: Sequence[rules.Tally]) -> Hand:
+    """Change an earlier hand's counts and re-score the whole match.
+
+    Refused when a later hand would then come after the winning one.
+    """
+    match = _locked(match)
+    hand = Hand.objects.get(match=match, number=number)
+    _check(match, tallies)
+    stored = list(hand.tallies.select_related("side").order_by("side__position"))
+    for row, tally in zip(stored, tallies, strict=True):
+        row.cards, row.spades, row.sweeps = tally.cards, tally.spades, tally.sweeps
+        row.big_casino, row.little_casino, row.aces = (
+            tally.big_casino,
+            tally.little_casino,
+            tally.aces,
+        )
+    Tally.objects.bulk_update(
+        stored, ["cards", "spades", "big_casino", "little_casino", "aces", "sweeps"]
+    )
+    hand.save(update_fields=["updated_at"])
+    rescore(match)
+    return hand
+
+
+@transaction.atomic
+def hand_delete_last(*, match: Match) -> None:
+    """Delete the last hand and re-score (a won match is open again)."""
+    match = _locked(match)
+    last = match.hands.order_by("-number").first()
+    if last is None:
+        raise HandRefused(_("There is no hand to delete."))
+    last.delete()
+    rescore(match)
+
+
+@transaction.atomic
+def match_abandon(*, match: Match) -> Match:
+    match = _locked(match)
+    if match.status != Match.Status.WON:
+        match.status = Match.Status.ABANDONED
+        match.finished_at = timezone.now()
+        match.save(update_fields=["status", "finished_at"])
+    return match
+
+
+def sweep_adjust(*, match: Match, position: int, delta: int) -> Side:
+    """Count a sweep while the hand is played (+1), or take one back (-1)."""
+    side = Side.objects.get(match=match, position=position)
+    if delta > 0:
+        Side.objects.filter(pk=side.pk).update(
+            pending_sweeps=Least(F("pending_sweeps") + 1, rules.MAX_SWEEPS)
+        )
+    elif delta < 0:
+        Side.objects.filter(pk=side.pk, pending_sweeps__gt=0).update(
+            pending_sweeps=F("pending_sweeps") - 1
+        )
+    side.refresh_from_db(fields=["pending_sweeps"])
+    return side
+
+
+@transaction.atomic
+def match_rematch(*, match: Match) -> Match:
+    """A new match with the same players, seats and rules; the next dealer deals first."""
+    sides: dict[int, list[Player]] = {}
+    for seat in match.seats.select_related("player", "side").order_by("seat"):
+        sides.setdefault(seat.side.position, []).append(seat.player)
+    turn = rules.table_turn(
+        match.rules,
+        players=sum(len(players) for players in sides.values()),
+        first_dealer=match.first_dealer_seat,
+        hand_index=match.hand_count,
+    )
+    return match_start(
+        owner=match.owner,
+        variant=match.variant,
+        sides=[sides[position] for position in sorted(sides)],
+        first_dealer_seat=turn.dealer_seat,
+        target=match.target,
+        sweeps=match.sweeps,
+        several_reach=match.several_reach,
+        scoring=match.scoring,
+        twenty_needs=match.twenty_needs,
+        rematch_of=match,
+    )
+
+
+def rescore(match: Match) -> rules.MatchScore:
+    """Re-score the whole match from its hands and store every derived number.
+
+    Raises HandRefused (and the caller's transaction rolls back) when a hand comes after the
+    winning one.
+    """
+    sides = list(match.sides.order_by("position"))
+    hands = list(match.hands.order_by("number").prefetch_related("tallies__side"))
+    rows = [sorted(hand.tallies.all(), key=lambda t: t.side.position) for hand in hands]
+    try:
+        score = rules.score_match(
+            match.rules,
+            [[row.as_rules_tally() for row in hand_rows] for hand_rows in rows],
+            [side.start_total for side in sides],
+        )
+    except rules.MatchOverError as error:
+        raise HandRefused(
+            _("Hand %(number)d would come after the winning hand; delete it first.")
+            % {"number": error.hand_index + 1}
+        ) from None
+    changed = []
+    for hand_rows, hand_score in zip(rows, score.hands, strict=True):
+        for row, breakdown, total in zip(
+            hand_rows, hand_score.breakdown, hand_score.totals, strict=True
+        ):
+            row.cards_points, row.spades_points = breakdown.cards, breakdown.spades
+            row.big_casino_points = breakdown.big_casino
+            row.little_casino_points = breakdown.little_casino
+            row.aces_points, row.sweeps_points = breakdown.aces, breakdown.sweeps
+            row.points, row.total_after = breakdown.points, total
+            changed.append(row)
+    if changed:
+        Tally.objects.bulk_update(changed, [*DERIVED_TALLY_FIELDS])
+    for side, total in zip(sides, score.totals, strict=True):
+        if side.total != total:
+            side.total = total
+            side.save(update_fields=["total"])
+    if match.status != Match.Status.ABANDONED:
+        was_won = match.status == Match.Status.WON
+        match.status = score.status
+        if score.status == rules.Status.WON and not was_won:
+            match.finished_at = timezone.now()
+        elif score.status != rules.Status.WON:
+            match.finished_at = None
+    match.winner_position = score.winner
+    match.outcome_kind = score.outcome.kind if score.outcome else ""
+    match.outcome_category = (score.outcome.category or "") if score.outcome else ""
+    match.hand_count = len(hands)
+    match.save(
+        update_fields=[
+            "status",
+            "finished_at",
+            "winner_position",
+            "outcome_kind",
+            "outcome_category",
+            "hand_count",
+        ]
+    )
+    return score
+
+
+DERIVED_TALLY_FIELDS = (
+    "cards_points",
+    "spades_points",
+    "big_casino_points",
+    "little_casino_points",
+    "aces_points",
+    "sweeps_points",
+    "points",
+    "total_after",
+)

@@ -1,0 +1,51 @@
+"""Words for the engine's codes (conditions, outcomes), in the reader's language."""
+
+from django import template
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+
+register = template.Library()
+
+CATEGORY_TAKEN = {
+    "cards": gettext_lazy("most cards"),
+    "spades": gettext_lazy("most spades"),
+    "big_casino": gettext_lazy("the big casino (10♦)"),
+    "little_casino": gettext_lazy("the little casino (2♠)"),
+    "S": gettext_lazy("the ace of spades"),
+    "C": gettext_lazy("the ace of clubs"),
+    "H": gettext_lazy("the ace of hearts"),
+    "D": gettext_lazy("the ace of diamonds"),
+    "sweeps": gettext_lazy("sweeps"),
+}
+
+
+@register.simple_tag
+def condition_text(condition: str, total: int) -> str:
+    """'At 19: wins only by taking the big casino (10♦)'."""
+    return _("At %(total)d: wins only by taking %(what)s.") % {
+        "total": total,
+        "what": CATEGORY_TAKEN[condition],
+    }
+
+
+@register.simple_tag
+def outcome_text(kind: str, category: str, name: str, total: int, target: int) -> str:
+    """Why the match was won, in one sentence."""
+    if kind == "condition":
+        return _("%(name)s took %(what)s at %(before)d and wins automatically.") % {
+            "name": name,
+            "what": CATEGORY_TAKEN[category],
+            "before": target - {"cards": 3, "big_casino": 2}.get(category, 1),
+        }
+    if kind == "count-out":
+        return _("Counting out, %(name)s reached %(target)d first (with %(what)s).") % {
+            "name": name,
+            "target": target,
+            "what": CATEGORY_TAKEN[category],
+        }
+    if kind == "highest":
+        return _("Several sides reached %(target)d; %(name)s has the highest total.") % {
+            "name": name,
+            "target": target,
+        }
+    return _("%(name)s reached %(target)d.") % {"name": name, "target": target}
