@@ -1,0 +1,88 @@
+import re
+
+import pytest
+from django.urls import reverse
+from helpers import FIRST_8
+
+from scoring import services
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def played(casino_match):
+    for number, hand in enumerate((FIRST_8, FIRST_8), start=1):
+        services.hand_record(match=casino_match, number=number, tallies=hand)
+    return casino_match
+
+
+def _url(match, number=1):
+    return reverse("scoring:hand-edit", args=[match.pk, number])
+
+
+def test_edit_form_shows_the_stored_counts(user_client, played):
+    body = user_client.get(_url(played)).content.decode()
+    assert 'name="cards_0" id="id_cards_0"' in body and 'value="29"' in body
+    assert re.search(r'<input type="radio" name="card_10D" value="0"[^>]*checked', body)
+    assert not re.search(r'<input type="radio" name="card_10D" value="1"[^>]*checked', body)
+
+
+def test_edit_middle_hand_rescores(user_client, played):
+    data = {
+        "number": "1",
+        "cards_0": "23",
+        "spades_0": "5",
+        "card_2S": "0",
+        "card_AC": "0",
+        "card_AD": "0",
+    }
+    response = user_client.post(_url(played), data)
+    assert response.status_code == 302
+    totals = list(played.sides.order_by("position").values_list("total", flat=True))
+    assert totals == [11, 11]
+
+
+def test_edit_htmx_request_renders(user_client, played):
+    assert user_client.get(_url(played), headers={"HX-Request": "true"}).status_code == 200
+
+
+def test_edit_of_another_users_hand_is_404(client, other_user, played):
+    client.force_login(other_user)
+    assert client.get(_url(played)).status_code == 404
+    assert (
+        client.post(_url(played), {"number": "1", "cards_0": "52", "spades_0": "13"}).status_code
+        == 404
+    )
+
+
+def test_edit_missing_hand_is_404(user_client, played):
+    assert user_client.get(_url(played, 9)).status_code == 404
+
+
+def test_edit_refuses_delete_method(user_client, played):
+    assert user_client.delete(_url(played)).status_code == 405
+
+
+def test_invalid_edit_keeps_the_hand(user_client, played):
+    response = user_client.post(_url(played), {"number": "1", "cards_0": "60", "spades_0": "5"})
+    assert response.status_code == 200
+    assert played.hands.get(number=1).tallies.get(side__position=0).cards == 29
+
+
+def test_edit_reopens_a_won_match(user_client, casino_match):
+    for number, hand in enumerate((FIRST_8, FIRST_8, FIRST_8), start=1):
+        services.hand_record(match=casino_match, number=number, tallies=hand)
+    casino_match.refresh_from_db()
+    assert casino_match.status == "won"
+    data = {
+        "number": "3",
+        "cards_0": "23",
+        "spades_0": "5",
+        "card_2S": "0",
+        "card_AC": "0",
+        "card_AD": "0",
+    }
+    user_client.post(_url(casino_match, 3), data)
+    casino_match.refresh_from_db()
+    assert casino_match.status == "playing"
+    assert list(casino_match.sides.order_by("position").values_list("total", flat=True)) == [19, 14]

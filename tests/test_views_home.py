@@ -1,0 +1,24 @@
+import pytest
+from django.urls import reverse
+
+pytestmark = pytest.mark.django_db
+
+
+def test_home_says_what_the_app_is(client):
+    response = client.get(reverse("scoring:home"))
+    assert response.status_code == 200
+    assert "Keep score of Casino" in response.content.decode()
+
+
+def test_home_htmx_request_renders(client):
+    response = client.get(reverse("scoring:home"), headers={"HX-Request": "true"})
+    assert response.status_code == 200
+
+
+def test_home_refuses_post(client):
+    assert client.post(reverse("scoring:home")).status_code == 405
+
+
+def test_home_loads_htmx_from_the_package(client):
+    body = client.get(reverse("scoring:home")).content.decode()
+    assert "htmx" in body and "unpkg" not in body and "cdn" not in body.lower()

@@ -1,0 +1,176 @@
+import pytest
+from django.urls import reverse
+from helpers import FIRST_8, FIRST_11
+
+from scoring import services
+from scoring.models import Hand, Match
+
+pytestmark = pytest.mark.django_db
+HX = {"HX-Request": "true"}
+# Side 1: 27 cards, 7 spades, 10♦ and A♠: 3 + 1 + 2 + 1 = 7; side 2 gets the rest: 2♠ and 3 aces = 4.
+TYPICAL = {"number": "1", "cards_0": "27", "spades_0": "7", "card_10D": "0", "card_AS": "0"}
+
+
+def _url(name, match, *args):
+    return reverse(f"scoring:{name}", args=[match.pk, *args])
+
+
+def _totals(match):
+    return list(match.sides.order_by("position").values_list("total", flat=True))
+
+
+def test_scoreboard_shows_totals_dealer_leader_and_deals(user_client, casino_match):
+    body = user_client.get(_url("match", casino_match)).content.decode()
+    assert "Deals:</span> <strong>Ana</strong>" in body
+    assert "Leads:</span> <strong>Ben</strong>" in body
+    assert "6 deals of 4 cards each" in body and "last" in body
+    assert 'name="cards_0"' in body
+
+
+def test_scoreboard_htmx_request_returns_board_fragment(user_client, casino_match):
+    body = user_client.get(_url("match", casino_match), headers=HX).content.decode()
+    assert body.lstrip().startswith('<div id="board"') and "<html" not in body
+
+
+def test_scoreboard_of_another_user_is_404(client, other_user, casino_match):
+    client.force_login(other_user)
+    assert client.get(_url("match", casino_match)).status_code == 404
+    assert client.post(_url("hand-create", casino_match), TYPICAL).status_code == 404
+    assert client.post(_url("hand-preview", casino_match), TYPICAL).status_code == 404
+    assert client.post(_url("sweep", casino_match, 0), {"delta": "1"}).status_code == 404
+    assert client.post(_url("match-abandon", casino_match)).status_code == 404
+    assert client.post(_url("match-rematch", casino_match)).status_code == 404
+    assert client.post(_url("hand-delete", casino_match)).status_code == 404
+    assert not Hand.objects.exists()
+
+
+def test_scoreboard_refuses_post_and_hand_create_refuses_get(user_client, casino_match):
+    assert user_client.post(_url("match", casino_match)).status_code == 405
+    assert user_client.get(_url("hand-create", casino_match)).status_code == 405
+    assert user_client.get(_url("sweep", casino_match, 0)).status_code == 405
+
+
+def test_scoreboard_needs_login(client, casino_match):
+    assert client.get(_url("match", casino_match)).status_code == 302
+
+
+def test_plain_post_records_hand_with_second_side_filled_from_the_deck(user_client, casino_match):
+    response = user_client.post(_url("hand-create", casino_match), TYPICAL)
+    assert response.status_code == 302
+    assert _totals(casino_match) == [7, 4]
+    second = casino_match.hands.get().tallies.get(side__position=1)
+    assert (second.cards, second.spades, second.little_casino, second.aces) == (25, 6, True, "CHD")
+
+
+def test_htmx_post_returns_fresh_board_with_next_hand(user_client, casino_match):
+    response = user_client.post(_url("hand-create", casino_match), TYPICAL, headers=HX)
+    body = response.content.decode()
+    assert response.status_code == 200 and '<div id="board"' in body
+    assert 'name="number" value="2"' in body
+    assert "Deals:</span> <strong>Ben</strong>" in body
+
+
+def test_hand_that_does_not_add_up_keeps_values_and_says_what_is_off(user_client, casino_match):
+    data = {**TYPICAL, "cards_1": "20"}
+    response = user_client.post(_url("hand-create", casino_match), data, headers=HX)
+    body = response.content.decode()
+    assert response.status_code == 200
+    assert "cards add up to 47, not 52" in body
+    assert 'value="27"' in body and 'value="20"' in body
+    assert 'aria-describedby="id_cards_0_error"' in body
+    assert not Hand.objects.exists()
+
+
+def test_card_given_twice_in_three_player_match_names_the_card(user_client, user, players):
+    match = services.match_start(owner=user, variant="casino", sides=[[p] for p in players[:3]])
+    data = {"number": "1", "cards_0": "20", "spades_0": "5", "cards_1": "18", "spades_1": "5"}
+    data.update({"cards_2": "14", "spades_2": "3", "card_10D": "0", "card_2S": "1", "card_AS": "0"})
+    body = user_client.post(_url("hand-create", match), data).content.decode()
+    assert "nobody holds the ace of clubs" in body
+    assert not Hand.objects.exists()
+
+
+def test_double_submit_records_the_hand_once(user_client, casino_match):
+    user_client.post(_url("hand-create", casino_match), TYPICAL)
+    response = user_client.post(_url("hand-create", casino_match), TYPICAL, headers=HX)
+    assert response.status_code == 200
+    assert Hand.objects.filter(match=casino_match).count() == 1
+    assert _totals(casino_match) == [7, 4]
+
+
+def test_preview_shows_points_without_saving(user_client, casino_match):
+    response = user_client.post(_url("hand-preview", casino_match), TYPICAL, headers=HX)
+    body = response.content.decode()
+    assert "7 points" in body and "4 points" in body
+    assert not Hand.objects.exists()
+
+
+def test_preview_without_javascript_renders_the_page(user_client, casino_match):
+    response = user_client.post(_url("hand-create", casino_match), {**TYPICAL, "preview": "1"})
+    body = response.content.decode()
+    assert response.status_code == 200 and "This hand scores:" in body and "<html" in body
+    assert not Hand.objects.exists()
+
+
+def test_sweep_buttons_count_on_the_server(user_client, casino_match):
+    response = user_client.post(_url("sweep", casino_match, 1), {"delta": "1"}, headers=HX)
+    assert 'id="sweeps-1"' in response.content.decode() and 'value="1"' in response.content.decode()
+    user_client.post(_url("sweep", casino_match, 1), {"delta": "1"})
+    body = user_client.get(_url("match", casino_match)).content.decode()
+    assert 'name="sweeps_1" id="id_sweeps_1"\n                 value="2"' in body
+
+
+def test_win_is_announced_with_reason_and_rematch(user_client, casino_match):
+    services.hand_record(match=casino_match, number=1, tallies=FIRST_11)
+    data = {**TYPICAL, "number": "2", "cards_0": "30", "spades_0": "9"}
+    data.update({"card_2S": "0", "card_AC": "0", "card_AH": "0", "card_AD": "0"})
+    body = user_client.post(_url("hand-create", casino_match), data, headers=HX).content.decode()
+    assert "Ana wins!" in body and "Ana reached 21." in body and "Rematch" in body
+    assert 'name="cards_0"' not in body  # no entry form once the match is won
+
+
+def test_tied_finish_says_play_another_hand(user_client, user, players):
+    match = services.match_start(
+        owner=user, variant="casino", sides=[[players[0]], [players[1]]], start_totals=[19, 17]
+    )
+    data = {
+        "number": "1",
+        "cards_0": "26",
+        "spades_0": "6",
+        "card_2S": "0",
+        "card_AH": "0",
+        "card_AD": "0",
+    }
+    body = user_client.post(_url("hand-create", match), data, headers=HX).content.decode()
+    assert "Tied at 22: play another hand." in body
+
+
+def test_dominican_condition_is_shown(user_client, user, players):
+    match = services.match_start(
+        owner=user, variant="dominican", sides=[[players[0]], [players[1]]], start_totals=[19, 3]
+    )
+    body = user_client.get(_url("match", match)).content.decode()
+    assert "At 19: wins only by taking the big casino (10♦)." in body
+    assert "counter-clockwise" in body
+
+
+def test_abandon_and_rematch(user_client, casino_match):
+    response = user_client.post(_url("match-abandon", casino_match))
+    assert response.status_code == 302
+    casino_match.refresh_from_db()
+    assert casino_match.status == "abandoned"
+    assert (
+        "This match was abandoned." in user_client.get(_url("match", casino_match)).content.decode()
+    )
+    response = user_client.post(_url("match-rematch", casino_match))
+    rematch = Match.objects.exclude(pk=casino_match.pk).get()
+    assert response["Location"] == rematch.get_absolute_url()
+
+
+def test_delete_last_hand(user_client, casino_match):
+    services.hand_record(match=casino_match, number=1, tallies=FIRST_8)
+    response = user_client.post(_url("hand-delete", casino_match))
+    assert response.status_code == 302 and not Hand.objects.exists()
+    assert _totals(casino_match) == [0, 0]
+    response = user_client.post(_url("hand-delete", casino_match), follow=True)
+    assert "There is no hand to delete." in response.content.decode()
