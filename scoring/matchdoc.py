@@ -28,6 +28,7 @@ OPTION_VALUES: dict[str, tuple[str, ...]] = {
 
 MESSAGES = {
     "not_json": gettext_noop("the file is not valid JSON (line %(line)d, column %(column)d)"),
+    "too_deep": gettext_noop("the file is nested too deeply to be a match document"),
     "not_match": gettext_noop("a match must be a JSON object"),
     "no_matches": gettext_noop("the list holds no match"),
     "format": gettext_noop('format must be "casino-score/1", not %(value)s'),
@@ -331,6 +332,8 @@ def load_document(text: str) -> tuple[list[MatchDoc], bool]:
     except json.JSONDecodeError as error:
         problem = DocProblem("not_json", {"line": error.lineno, "column": error.colno})
         raise DocumentError([problem]) from None
+    except RecursionError:
+        raise DocumentError([DocProblem("too_deep")]) from None
     if isinstance(raw, list):
         if not raw:
             raise DocumentError([DocProblem("no_matches")])

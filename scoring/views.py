@@ -155,6 +155,10 @@ def hand_preview(request: HtmxHttpRequest, pk: int) -> HttpResponse:
 def _preview(match: Match, form: HandForm) -> dict[str, Any]:
     """The points the hand in `form` would score, or what keeps it from adding up."""
     if not form.is_valid():
+        # While the counts are still being typed, blanks are not worth an error.
+        missing = {error.code for errors in form.errors.as_data().values() for error in errors}
+        if "required" in missing:
+            return {"preview_errors": [], "preview_rows": []}
         errors = [error for errors in form.errors.values() for error in errors]
         return {"preview_errors": errors, "preview_rows": []}
     score, after_win = selectors.hand_preview(match, form.tallies, form.cleaned_data["number"])

@@ -1,0 +1,620 @@
+"""Tests for the match JSON layer (scoring/matchdoc.py) and `manage.py score`."""
+
+from __future__ import annotations
+
+import copy
+import io
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+from unittest import mock
+
+import pytest
+from django.core.management import call_command
+
+from scoring import matchdoc, rules
+from scoring.rules import Rules, Tally
+
+ROOT = Path(__file__).resolve().parents[1]
+CASES_FILE = Path(__file__).resolve().parents[2] / "shared/cases/scoring_examples.json"
+CASES: list[dict[str, Any]] = json.loads(CASES_FILE.read_text())
+
+
+def run_score(document: object, *, path: str = "-") -> tuple[int, str, str]:
+    """Run `score` in-process; a str is passed as raw text. Returns (exit code, stdout, stderr)."""
+    text = document if isinstance(document, str) else json.dumps(document)
+    out, err = io.StringIO(), io.StringIO()
+    with mock.patch("sys.stdin", io.StringIO(text)):
+        try:
+            call_command("score", path, stdout=out, stderr=err)
+            code = 0
+        except SystemExit as stop:
+            code = stop.code  # type: ignore[assignment]
+    return code, out.getvalue(), err.getvalue()
+
+
+def run_score_process(text: str, *args: str) -> subprocess.CompletedProcess[str]:
+    """`manage.py score` in a fresh process with no environment but PATH."""
+    return subprocess.run(
+        [sys.executable, "manage.py", "score", *(args or ("-",))],
+        input=text,
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        env={"PATH": os.environ.get("PATH", "/usr/bin:/bin")},
+        timeout=60,
+    )
+
+
+def scored(document: object) -> Any:
+    """The output of a document that must be accepted."""
+    code, out, err = run_score(document)
+    assert (code, err) == (0, "")
+    return json.loads(out)
+
+
+def refused(document: object) -> list[str]:
+    """The stderr lines of a refused document, after checking exit 2 and an empty stdout."""
+    code, out, err = run_score(document)
+    assert code == 2, out
+    assert out == ""
+    lines = err.splitlines()
+    assert lines and all(line.strip() for line in lines)
+    assert "Traceback" not in err
+    return lines
+
+
+def tally(
+    cards: int,
+    spades: int,
+    *,
+    big: bool = False,
+    little: bool = False,
+    aces: str = "",
+    sweeps: int = 0,
+) -> dict[str, Any]:
+    return {
+        "cards": cards,
+        "spades": spades,
+        "big_casino": big,
+        "little_casino": little,
+        "aces": aces,
+        "sweeps": sweeps,
+    }
+
+
+# A 8 (cards, spades, big casino, A♠ A♥), B 3 (little casino, A♣ A♦).
+PLAIN = [tally(29, 8, big=True, aces="SH"), tally(23, 5, little=True, aces="CD")]
+
+
+def document(
+    hands: list[list[dict[str, Any]]] | None = None,
+    *,
+    variant: str = "casino",
+    players: list[list[str]] | None = None,
+    start_totals: list[int] | None = None,
+    **options: Any,
+) -> dict[str, Any]:
+    doc: dict[str, Any] = {
+        "format": "casino-score/1",
+        "rules": {"variant": variant, **options},
+        "sides": [{"players": names} for names in (players or [["Ana"], ["Ben"]])],
+        "hands": [
+            {"tallies": copy.deepcopy(tallies)}
+            for tallies in (hands if hands is not None else [PLAIN])
+        ],
+    }
+    if start_totals is not None:
+        doc["start_totals"] = start_totals
+    return doc
+
+
+# --- the shared scoring examples -----------------------------------------------------------------
+
+
+def test_parametrized_cases_are_the_shared_examples(scoring_examples: list[dict]) -> None:
+    assert [case["id"] for case in CASES] == [case["id"] for case in scoring_examples]
+    assert len({case["id"] for case in CASES}) == len(CASES)
+
+
+@pytest.mark.parametrize("case", CASES, ids=[case["id"] for case in CASES])
+def test_scoring_example(case: dict[str, Any]) -> None:
+    expect = case["expect"]
+    if expect == "refused":
+        lines = refused(case["match"])
+        assert all(line.startswith("hand ") for line in lines), lines
+        return
+    output = scored(case["match"])
+    result = output.pop("result")
+    assert output == case["match"]  # the document comes back as it was, plus `result`
+    if "hands" in expect:
+        got = [{"points": h["points"], "totals": h["totals"]} for h in result["hands"]]
+        assert got == expect["hands"]
+    else:
+        assert len(result["hands"]) == 1
+        assert result["hands"][0]["points"] == expect["points"]
+    assert result["totals"] == expect["totals"]
+    assert result["status"] == expect["status"]
+    assert result["winner"] == expect["winner"]
+    for hand in result["hands"]:
+        assert hand["points"] == [sum(b.values()) for b in hand["breakdown"]]
+
+
+def test_example_refusals_say_what_is_off() -> None:
+    by_id = {case["id"]: case for case in CASES}
+    assert refused(by_id["SB01"]["match"]) == ["hand 1: cards add up to 50, not 52"]
+    assert refused(by_id["SB03"]["match"]) == [
+        "hand 1: both A and B hold the ace of hearts",
+        "hand 1: nobody holds the ace of diamonds",
+    ]
+
+
+# --- the command in a fresh process --------------------------------------------------------------
+
+
+def test_score_stdin_in_a_process_without_environment() -> None:
+    process = run_score_process(json.dumps(document()))
+    assert process.returncode == 0, process.stderr
+    assert process.stderr == ""
+    result = json.loads(process.stdout)["result"]
+    assert result["hands"][0]["points"] == [8, 3]
+    assert result["totals"] == [8, 3]
+    assert result["status"] == "playing"
+
+
+def test_score_refusal_in_a_process_without_environment() -> None:
+    bad = document([[tally(25, 6, big=True, aces="SC"), tally(25, 7, little=True, aces="HD")]])
+    process = run_score_process(json.dumps(bad))
+    assert process.returncode == 2
+    assert process.stdout == ""
+    assert process.stderr.splitlines() == ["hand 1: cards add up to 50, not 52"]
+
+
+def test_score_file_in_a_process(tmp_path: Path) -> None:
+    path = tmp_path / "match.json"
+    path.write_text(json.dumps([document(), document(variant="royal")]), encoding="utf-8")
+    process = run_score_process("", str(path))
+    assert process.returncode == 0, process.stderr
+    output = json.loads(process.stdout)
+    assert [m["rules"]["variant"] for m in output] == ["casino", "royal"]
+    assert all(m["result"]["totals"] == [8, 3] for m in output)
+
+
+# --- valid input ---------------------------------------------------------------------------------
+
+
+def test_score_reads_a_file(tmp_path: Path) -> None:
+    path = tmp_path / "match.json"
+    path.write_text(json.dumps(document()), encoding="utf-8")
+    code, out, err = run_score("", path=str(path))
+    assert (code, err) == (0, "")
+    assert json.loads(out)["result"]["totals"] == [8, 3]
+
+
+def test_missing_file_exits_2() -> None:
+    code, out, err = run_score("", path="/nonexistent/match.json")
+    assert (code, out) == (2, "")
+    lines = err.splitlines()
+    assert len(lines) == 1 and lines[0].startswith("/nonexistent/match.json: ")
+
+
+def test_list_in_list_out() -> None:
+    second = document(
+        [[tally(27, 5, aces="HD"), tally(25, 8, big=True, little=True, aces="SC")]],
+        start_totals=[18, 19],
+        several_reach="count-out",
+    )
+    output = scored([document(), second])
+    assert isinstance(output, list) and len(output) == 2
+    assert output[0]["result"]["totals"] == [8, 3]
+    # Count-out: A reaches 21 on cards first although B ends higher.
+    assert output[1]["result"]["totals"] == [23, 25]
+    assert output[1]["result"]["winner"] == 0
+    assert output[1]["result"]["status"] == "won"
+
+
+def test_single_match_in_single_match_out() -> None:
+    output = scored(document())
+    assert isinstance(output, dict)
+
+
+def test_defaults_apply_for_missing_options_and_fields() -> None:
+    # Dominican defaults to cancelling sweeps: 3 v 1 nets 2 v 0. Sweeps may be left out.
+    hand = [
+        tally(30, 5, aces="H", sweeps=3),
+        tally(22, 8, big=True, little=True, aces="SCD", sweeps=1),
+    ]
+    doc = {
+        "format": "casino-score/1",
+        "rules": {"variant": "dominican"},
+        "sides": [{"players": ["Ana"]}, {"players": ["Ben"]}],
+        "hands": [{"tallies": hand}],
+    }
+    output = scored(doc)
+    result = output["result"]
+    assert [b["sweeps"] for b in result["hands"][0]["breakdown"]] == [2, 0]
+    assert result["totals"] == [6, 7]
+    no_sweeps = copy.deepcopy(doc)
+    for entry in no_sweeps["hands"][0]["tallies"]:
+        del entry["sweeps"]
+    output = scored(no_sweeps)
+    assert output["result"]["totals"] == [4, 7]
+
+
+def test_lower_case_aces_are_accepted() -> None:
+    hand = [tally(29, 8, big=True, aces="sh"), tally(23, 5, little=True, aces="dc")]
+    output = scored(document([hand]))
+    assert output["result"]["hands"][0]["points"] == [8, 3]
+
+
+def test_incoming_result_is_replaced() -> None:
+    doc = document()
+    doc["result"] = {"totals": [99, 99], "status": "won", "winner": 1}
+    output = scored(doc)
+    assert output["result"]["totals"] == [8, 3]
+
+
+def test_result_shape_follows_the_format() -> None:
+    output = scored(document([PLAIN, PLAIN], start_totals=[2, 1]))
+    result = output["result"]
+    assert set(result) == {"hands", "totals", "status", "winner"}
+    assert [h["totals"] for h in result["hands"]] == [[10, 4], [18, 7]]
+    assert result["hands"][0]["breakdown"] == [
+        {"cards": 3, "spades": 1, "big_casino": 2, "little_casino": 0, "aces": 2, "sweeps": 0},
+        {"cards": 0, "spades": 0, "big_casino": 0, "little_casino": 1, "aces": 2, "sweeps": 0},
+    ]
+
+
+def test_match_with_no_hands_reports_start_totals() -> None:
+    output = scored(document([], start_totals=[3, 4]))
+    result = output["result"]
+    assert result == {"hands": [], "totals": [3, 4], "status": "playing", "winner": None}
+
+
+def test_tied_match_reports_tied_and_accepts_another_hand() -> None:
+    tie = [tally(26, 6, little=True, aces="HD"), tally(26, 7, big=True, aces="SC")]
+    output = scored(document([tie], start_totals=[19, 17]))
+    result = output["result"]
+    assert (result["totals"], result["status"], result["winner"]) == ([22, 22], "tied", None)
+    output = scored(document([tie, PLAIN], start_totals=[19, 17]))
+    result = output["result"]
+    assert (result["totals"], result["status"], result["winner"]) == ([30, 25], "won", 0)
+
+
+def test_partnership_of_two_sides_of_two() -> None:
+    doc = document(players=[["N", "S"], ["E", "W"]])
+    output = scored(doc)
+    assert output["result"]["totals"] == [8, 3]
+
+
+def test_four_individual_players() -> None:
+    hand = [
+        tally(14, 4, big=True, aces="S"),
+        tally(13, 3, little=True, aces="C"),
+        tally(13, 3, aces="H"),
+        tally(12, 3, aces="D"),
+    ]
+    doc = document([hand], players=[["Ana"], ["Ben"], ["Cy"], ["Dee"]])
+    output = scored(doc)
+    assert output["result"]["totals"] == [7, 2, 1, 1]
+
+
+def test_match_format_example_scores_as_its_breakdown_says() -> None:
+    """MATCH_FORMAT.md's example prints points [8, 3] but a breakdown and totals of 8 and 4.
+
+    B's uncancelled sweep is worth 1 (A has none to cancel it), so the points are [8, 4].
+    """
+    doc = document(
+        [
+            [
+                tally(29, 8, big=True, aces="SH"),
+                tally(23, 5, little=True, aces="CD", sweeps=1),
+            ]
+        ],
+        variant="dominican",
+        target=21,
+        sweeps="cancel",
+        several_reach="highest",
+        scoring="cumulative",
+        twenty_needs="little-casino",
+        start_totals=[0, 0],
+    )
+    output = scored(doc)
+    hand = output["result"]["hands"][0]
+    assert hand["points"] == [8, 4]
+    assert hand["totals"] == [8, 4]
+
+
+# --- refusals ------------------------------------------------------------------------------------
+
+
+def with_rules(**changes: Any) -> dict[str, Any]:
+    doc = document()
+    doc["rules"].update(changes)
+    return doc
+
+
+def with_tally(changes: dict[str, Any], *, position: int = 0) -> dict[str, Any]:
+    doc = document()
+    doc["hands"][0]["tallies"][position].update(changes)
+    return doc
+
+
+def without(doc: dict[str, Any], key: str) -> dict[str, Any]:
+    del doc[key]
+    return doc
+
+
+REFUSALS: list[tuple[str, object, list[str]]] = [
+    (
+        "malformed_json",
+        '{"format": "casino-score/1",\n  "rules": }',
+        ["the file is not valid JSON (line 2, column 12)"],
+    ),
+    ("empty_input", "", ["the file is not valid JSON (line 1, column 1)"]),
+    ("deeply_nested", "[" * 100_000, ["the file is nested too deeply to be a match document"]),
+    ("not_an_object", 42, ["a match must be a JSON object"]),
+    ("empty_list", [], ["the list holds no match"]),
+    (
+        "wrong_format",
+        {**document(), "format": "casino-score/2"},
+        ['format must be "casino-score/1", not "casino-score/2"'],
+    ),
+    (
+        "missing_format",
+        without(document(), "format"),
+        ['format must be "casino-score/1", not null'],
+    ),
+    ("unknown_key", {**document(), "colour": "red"}, ["unknown key colour"]),
+    ("unknown_rules_key", with_rules(colour="red"), ["unknown key rules.colour"]),
+    ("unknown_tally_key", with_tally({"jokers": 1}), ["hand 1: unknown key tallies[0].jokers"]),
+    ("missing_rules", without(document(), "rules"), ["rules is missing"]),
+    ("missing_variant", {**document(), "rules": {"target": 21}}, ["rules.variant is missing"]),
+    (
+        "unknown_variant",
+        with_rules(variant="poker"),
+        ['rules.variant: "poker" is not one of casino, royal, dominican'],
+    ),
+    (
+        "unknown_sweeps",
+        with_rules(sweeps="sometimes"),
+        ['rules.sweeps: "sometimes" is not one of off, count, cancel'],
+    ),
+    (
+        "unknown_several_reach",
+        with_rules(several_reach="first"),
+        ['rules.several_reach: "first" is not one of highest, count-out'],
+    ),
+    (
+        "unknown_scoring",
+        with_rules(scoring="golf"),
+        ['rules.scoring: "golf" is not one of cumulative, difference'],
+    ),
+    (
+        "unknown_twenty_needs",
+        with_rules(twenty_needs="luck"),
+        ['rules.twenty_needs: "luck" is not one of little-casino, most-spades'],
+    ),
+    ("target_zero", with_rules(target=0), ["target must be at least 1, not 0"]),
+    ("target_text", with_rules(target="21"), ['rules.target must be a whole number, not "21"']),
+    ("missing_sides", without(document(), "sides"), ["sides is missing"]),
+    (
+        "one_side",
+        {**document(), "sides": [{"players": ["Ana"]}]},
+        ["a match has 2 to 4 sides, not 1"],
+    ),
+    (
+        "three_sides_of_two",
+        document(players=[["A", "B"], ["C"], ["D"]]),
+        ["side 1: a side is 1 player, or 2 partners when there are two sides of two"],
+    ),
+    (
+        "uneven_partnership",
+        document(players=[["A", "B"], ["C"]]),
+        ["side 2: a side is 1 player, or 2 partners when there are two sides of two"],
+    ),
+    ("player_twice", document(players=[["Ana"], ["ana"]]), ["ana plays on more than one side"]),
+    (
+        "blank_name",
+        document(players=[["Ana"], ["  "]]),
+        ["side 2: a player's name must be text of 1 to 60 characters"],
+    ),
+    (
+        "start_totals_count",
+        document(start_totals=[1, 2, 3]),
+        ["start_totals has 3 numbers for 2 sides"],
+    ),
+    (
+        "start_total_negative",
+        document(start_totals=[-1, 0]),
+        ["start_totals cannot be negative (-1)"],
+    ),
+    (
+        "difference_with_three_sides",
+        document(
+            [
+                [
+                    tally(20, 5, big=True, aces="S"),
+                    tally(18, 5, little=True, aces="HD"),
+                    tally(14, 3, aces="C"),
+                ]
+            ],
+            players=[["A"], ["B"], ["C"]],
+            scoring="difference",
+        ),
+        ["difference scoring needs exactly 2 sides"],
+    ),
+    (
+        "cards_text",
+        with_tally({"cards": "29"}),
+        ['hand 1: tallies[0].cards must be a whole number, not "29"'],
+    ),
+    (
+        "cards_float",
+        with_tally({"cards": 29.5}),
+        ["hand 1: tallies[0].cards must be a whole number, not 29.5"],
+    ),
+    (
+        "cards_bool",
+        with_tally({"cards": True}),
+        ["hand 1: tallies[0].cards must be a whole number, not true"],
+    ),
+    (
+        "cards_null",
+        with_tally({"cards": None}),
+        ["hand 1: tallies[0].cards must be a whole number, not null"],
+    ),
+    (
+        "big_casino_text",
+        with_tally({"big_casino": "yes"}),
+        ['hand 1: tallies[0].big_casino must be true or false, not "yes"'],
+    ),
+    (
+        "aces_twice",
+        with_tally({"aces": "SS"}),
+        ['hand 1: tallies[0].aces must be letters from S, C, H, D, each at most once, not "SS"'],
+    ),
+    (
+        "aces_unknown",
+        with_tally({"aces": "SX"}),
+        ['hand 1: tallies[0].aces must be letters from S, C, H, D, each at most once, not "SX"'],
+    ),
+    (
+        "tallies_not_list",
+        {**document(), "hands": [{"tallies": {}}]},
+        ["hand 1: tallies must be a list"],
+    ),
+    (
+        "wrong_number_of_tallies",
+        document([[*PLAIN, tally(0, 0)]]),
+        ["hand 1: 3 tallies for 2 sides"],
+    ),
+    (
+        "hand_does_not_add_up",
+        document(
+            [
+                PLAIN,
+                [tally(47, 10, big=True, aces="SH"), tally(5, 3, little=True, aces="CD", sweeps=3)],
+            ]
+        ),
+        ["hand 2: Ben: 3 sweeps need at least 6 cards"],
+    ),
+    (
+        "partnership_named_in_problem",
+        document(
+            [[tally(47, 10, big=True, aces="SH"), tally(5, 3, little=True, aces="CD", sweeps=3)]],
+            players=[["N", "S"], ["E", "W"]],
+        ),
+        ["hand 1: E & W: 3 sweeps need at least 6 cards"],
+    ),
+    (
+        "hand_after_win",
+        document([PLAIN, PLAIN], start_totals=[15, 0]),
+        ["hand 2: the match was already won before this hand"],
+    ),
+    (
+        "bad_match_in_list",
+        [
+            document(),
+            document([[tally(25, 6, big=True, aces="SC"), tally(25, 7, little=True, aces="HD")]]),
+        ],
+        ["match 2: hand 1: cards add up to 50, not 52"],
+    ),
+    ("not_an_object_in_list", [document(), 7], ["match 2: a match must be a JSON object"]),
+    (
+        "several_problems",
+        {**with_rules(variant="poker", target=-3), "colour": 1},
+        [
+            "unknown key colour",
+            'rules.variant: "poker" is not one of casino, royal, dominican',
+            "target must be at least 1, not -3",
+        ],
+    ),
+]
+
+
+@pytest.mark.parametrize(
+    ("given", "lines"), [r[1:] for r in REFUSALS], ids=[r[0] for r in REFUSALS]
+)
+def test_refused_document(given: object, lines: list[str]) -> None:
+    assert refused(given) == lines
+
+
+def test_missing_tally_field_is_named() -> None:
+    doc = document()
+    del doc["hands"][0]["tallies"][1]["spades"]
+    assert refused(doc) == ["hand 1: tallies[1].spades is missing"]
+
+
+# --- the matchdoc API ----------------------------------------------------------------------------
+
+
+def test_load_document_tells_a_list_from_a_match() -> None:
+    docs, is_list = matchdoc.load_document(json.dumps(document()))
+    assert not is_list and len(docs) == 1
+    docs, is_list = matchdoc.load_document(json.dumps([document(), document()]))
+    assert is_list and len(docs) == 2
+
+
+def test_read_match_builds_rules_sides_and_tallies() -> None:
+    doc = matchdoc.read_match(document(players=[["N", "S"], ["E", "W"]], target=11))
+    assert doc.rules == Rules.make("casino", target=11)
+    assert doc.sides == (("N", "S"), ("E", "W"))
+    assert doc.side_names == ("N & S", "E & W")
+    assert doc.start_totals == (0, 0)
+    assert doc.hands == (
+        (
+            Tally(29, 8, True, False, "SH", 0),
+            Tally(23, 5, False, True, "CD", 0),
+        ),
+    )
+
+
+def test_match_json_round_trips() -> None:
+    doc = matchdoc.read_match(
+        document([PLAIN], variant="dominican", start_totals=[3, 4], twenty_needs="most-spades")
+    )
+    written = matchdoc.match_json(doc)
+    assert written["rules"] == {
+        "variant": "dominican",
+        "target": 21,
+        "sweeps": "cancel",
+        "several_reach": "highest",
+        "scoring": "cumulative",
+        "twenty_needs": "most-spades",
+    }
+    assert written["result"]["totals"] == [11, 7]
+    assert matchdoc.read_match(json.loads(json.dumps(written))) == doc
+
+
+def test_document_error_lists_every_problem() -> None:
+    with pytest.raises(matchdoc.DocumentError) as error:
+        matchdoc.load_document(json.dumps(with_rules(variant="poker", sweeps="never")))
+    assert [p.code for p in error.value.problems] == ["not_one_of", "not_one_of"]
+    assert str(error.value).count(";") == 1
+
+
+def test_doc_problem_text_is_translated() -> None:
+    problem = matchdoc.DocProblem("sides_count", {"count": 5}, match=1, hand=None)
+    german = {
+        "a match has 2 to 4 sides, not %(count)d": "ein Spiel hat 2 bis 4 Seiten, nicht %(count)d",
+        "match %(match)d: %(message)s": "Spiel %(match)d: %(message)s",
+    }
+    assert problem.describe(lambda text: german.get(text, text)) == (
+        "Spiel 2: ein Spiel hat 2 bis 4 Seiten, nicht 5"
+    )
+
+
+def test_check_hands_refuses_a_hand_after_the_win() -> None:
+    doc = matchdoc.MatchDoc(
+        Rules.make("casino"),
+        (("Ana",), ("Ben",)),
+        (15, 0),
+        tuple(tuple(Tally.make(**t) for t in PLAIN) for _ in range(3)),
+    )
+    (problem,) = matchdoc.check_hands(doc)
+    assert (problem.code, problem.hand) == ("after_win", 1)
+    assert rules.score_match(doc.rules, doc.hands[:1], doc.start_totals).winner == 0
