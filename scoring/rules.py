@@ -528,7 +528,7 @@ class Problem:
         side_names: Sequence[str] | None = None,
         translate: Callable[[str], str] = gettext_noop,
     ) -> str:
-        """The message in words, with sides named from `side_names` ("side 1" without them)."""
+        """The message in words, with sides named from `side_names` ("#1" without them)."""
         return describe_problem(self, side_names, translate)
 
 

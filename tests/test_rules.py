@@ -13,6 +13,7 @@ from collections.abc import Sequence
 
 import pytest
 from django.core.management import call_command
+from helpers import tally as side
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -47,13 +48,13 @@ def deal(tallies: Sequence[Tally]) -> list[list[str]] | None:
     interchangeable, so filling the piles from those two pools decides possibility exactly.
     """
     claims: dict[str, list[int]] = {card: [] for card in SPECIAL_CARDS}
-    for side, tally in enumerate(tallies):
+    for position, tally in enumerate(tallies):
         if tally.big_casino:
-            claims["10D"].append(side)
+            claims["10D"].append(position)
         if tally.little_casino:
-            claims["2S"].append(side)
+            claims["2S"].append(position)
         for suit in tally.aces:
-            claims["A" + suit].append(side)
+            claims["A" + suit].append(position)
     piles: list[list[str]] = [[] for _ in tallies]
     for card, holders in claims.items():
         if len(holders) != 1:
@@ -61,16 +62,16 @@ def deal(tallies: Sequence[Tally]) -> list[list[str]] | None:
         piles[holders[0]].append(card)
     plain_spades = [c for c in DECK if c.endswith("S") and c not in SPECIAL_CARDS]
     plain_others = [c for c in DECK if not c.endswith("S") and c not in SPECIAL_CARDS]
-    for side, tally in enumerate(tallies):
-        spades_held = sum(card.endswith("S") for card in piles[side])
+    for position, tally in enumerate(tallies):
+        spades_held = sum(card.endswith("S") for card in piles[position])
         need_spades = tally.spades - spades_held
-        need_others = tally.cards - tally.spades - (len(piles[side]) - spades_held)
+        need_others = tally.cards - tally.spades - (len(piles[position]) - spades_held)
         if not 0 <= need_spades <= len(plain_spades) or not 0 <= need_others <= len(plain_others):
             return None
         for _ in range(need_spades):
-            piles[side].append(plain_spades.pop())
+            piles[position].append(plain_spades.pop())
         for _ in range(need_others):
-            piles[side].append(plain_others.pop())
+            piles[position].append(plain_others.pop())
     if plain_spades or plain_others:
         return None
     return piles
@@ -98,20 +99,6 @@ def possible(tallies: Sequence[Tally]) -> bool:
 def hand(*tallies: Tally) -> tuple[Tally, ...]:
     assert possible(tallies), f"test data is not a possible hand: {tallies}"
     return tallies
-
-
-def side(
-    cards: int,
-    spades: int,
-    *,
-    big: bool = False,
-    little: bool = False,
-    aces: str = "",
-    sweeps: int = 0,
-) -> Tally:
-    return Tally.make(
-        cards=cards, spades=spades, big_casino=big, little_casino=little, aces=aces, sweeps=sweeps
-    )
 
 
 def versus(
