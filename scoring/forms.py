@@ -219,8 +219,11 @@ class HandForm(forms.Form):
         """Initial values that show stored tallies in the form (for editing a hand)."""
         initial: dict[str, Any] = {"number": number}
         for position, tally in enumerate(tallies):
-            initial[f"cards_{position}"] = tally.cards
-            initial[f"spades_{position}"] = tally.spades
+            # With two sides the second side's cards and spades stay blank, as on the
+            # scoreboard: they follow from the first side's (52 - x, 13 - y).
+            if not (len(tallies) == 2 and position == 1):
+                initial[f"cards_{position}"] = tally.cards
+                initial[f"spades_{position}"] = tally.spades
             initial[f"sweeps_{position}"] = tally.sweeps
             held = {"10D": tally.big_casino, "2S": tally.little_casino}
             held.update({"A" + suit: suit in tally.aces for suit in rules.ACE_SUITS})

@@ -125,7 +125,7 @@ def test_win_is_announced_with_reason_and_rematch(user_client, casino_match):
     data = {**TYPICAL, "number": "2", "cards_0": "30", "spades_0": "9"}
     data.update({"card_2S": "0", "card_AC": "0", "card_AH": "0", "card_AD": "0"})
     body = user_client.post(_url("hand-create", casino_match), data, headers=HX).content.decode()
-    assert "Ana wins!" in body and "Ana reached 21." in body and "Rematch" in body
+    assert "Ana wins!" in body and "Ana reached 21, with 22." in body and "Rematch" in body
     assert 'name="cards_0"' not in body  # no entry form once the match is won
 
 

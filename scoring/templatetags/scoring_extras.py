@@ -48,4 +48,8 @@ def outcome_text(kind: str, category: str, name: str, total: int, target: int) -
             "name": name,
             "target": target,
         }
-    return _("%(name)s reached %(target)d.") % {"name": name, "target": target}
+    return _("%(name)s reached %(target)d, with %(total)d.") % {
+        "name": name,
+        "target": target,
+        "total": total,
+    }

@@ -35,7 +35,10 @@
   document.body.addEventListener("htmx:timeout", function (event) { showOffline(event.detail.elt, true); });
   document.body.addEventListener("htmx:responseError", function (event) { showOffline(event.detail.elt, true); });
   document.body.addEventListener("htmx:afterRequest", function (event) {
-    if (event.detail.successful) showOffline(event.detail.elt, false);
+    // Only a successful save clears the warning: a live preview reaching the server does not
+    // mean the hand was saved.
+    var elt = event.detail.elt;
+    if (event.detail.successful && elt && elt.matches && elt.matches("form")) showOffline(elt, false);
   });
   document.addEventListener("click", function (event) {
     var retry = event.target.closest && event.target.closest("[data-retry]");
