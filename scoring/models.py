@@ -88,6 +88,10 @@ class Match(models.Model):
     )
     created_at = models.DateTimeField(_("created"), auto_now_add=True)
     finished_at = models.DateTimeField(_("finished"), null=True, blank=True)
+    # Read-only share link: an unguessable token, or null when the link is revoked/never made.
+    share_token = models.CharField(
+        _("share token"), max_length=64, null=True, blank=True, unique=True
+    )
 
     class Meta:
         verbose_name = _("match")

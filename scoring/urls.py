@@ -1,6 +1,7 @@
 from django.urls import path
 
-from scoring import views
+from scoring.urls_sharing import urlpatterns as sharing_urlpatterns
+from scoring.views import matches as views
 
 app_name = "scoring"
 
@@ -19,3 +20,6 @@ urlpatterns = [
     path("matches/<int:pk>/abandon/", views.match_abandon, name="match-abandon"),
     path("matches/<int:pk>/rematch/", views.match_rematch, name="match-rematch"),
 ]
+
+# Share links, export and import live in their own module.
+urlpatterns += sharing_urlpatterns

@@ -1,3 +1,5 @@
+"""Recording a match: setup, scoreboard, hand entry and fixes."""
+
 from __future__ import annotations
 
 from typing import Any
@@ -6,27 +8,16 @@ from django.contrib import messages
 from django.contrib.auth import login
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import ValidationError
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 from django.views.decorators.vary import vary_on_headers
-from django_htmx.middleware import HtmxDetails
 
 from scoring import selectors, services
 from scoring.forms import HandForm, MatchForm, PlayerForm, SignupForm
 from scoring.models import Match
-
-
-class HtmxHttpRequest(HttpRequest):
-    htmx: HtmxDetails
-
-
-def _partial(request: HtmxHttpRequest, template: str, region: str) -> str:
-    """Render only `region` for a plain htmx request (not boosted, not a history restore)."""
-    if request.htmx and not request.htmx.boosted and not request.htmx.history_restore_request:
-        return f"{template}#{region}"
-    return template
+from scoring.views.common import HtmxHttpRequest, partial_template
 
 
 @require_GET
@@ -58,7 +49,7 @@ def player_list(request: HtmxHttpRequest) -> HttpResponse:
                 return redirect("scoring:player-list")
             form = PlayerForm()
     context = {"form": form, "players": selectors.player_list(request.user)}
-    return render(request, _partial(request, "scoring/player_list.html", "roster"), context)
+    return render(request, partial_template(request, "scoring/player_list.html", "roster"), context)
 
 
 @login_required
@@ -116,7 +107,9 @@ def _board_context(match: Match, form: HandForm | None = None, **extra: Any) -> 
 def match_detail(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     match = selectors.match_for_owner(request.user, pk)
     return render(
-        request, _partial(request, "scoring/match_detail.html", "board"), _board_context(match)
+        request,
+        partial_template(request, "scoring/match_detail.html", "board"),
+        _board_context(match),
     )
 
 
@@ -125,7 +118,7 @@ def match_detail(request: HtmxHttpRequest, pk: int) -> HttpResponse:
 def hand_create(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     match = selectors.match_for_owner(request.user, pk)
     form = HandForm(request.POST, side_names=services.side_names(match))
-    template = _partial(request, "scoring/match_detail.html", "board")
+    template = partial_template(request, "scoring/match_detail.html", "board")
     if request.POST.get("preview"):  # "Check points" without JavaScript
         return render(request, template, _board_context(match, form, **_preview(match, form)))
     if form.is_valid():

@@ -1,0 +1,1 @@
+"""Views, one module per area of the app; URLs in scoring/urls.py."""
