@@ -4,6 +4,7 @@ With nothing set the project runs in development mode on SQLite (db.sqlite3). Pr
 (DJANGO_DEBUG=False) refuses to start without DJANGO_SECRET_KEY and DJANGO_ALLOWED_HOSTS.
 """
 
+import os
 from pathlib import Path
 
 import dj_database_url
@@ -89,8 +90,9 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     DATABASES["default"].setdefault("OPTIONS", {}).update(
         {"timeout": 20, "transaction_mode": "IMMEDIATE"}
     )
-    # A file, not memory, so tests with several threads share one database.
-    DATABASES["default"]["TEST"] = {"NAME": str(BASE_DIR / "test_db.sqlite3")}
+    # A file, not memory, so tests with several threads share one database; one per process,
+    # so two test runs side by side do not create and drop the same file under each other.
+    DATABASES["default"]["TEST"] = {"NAME": str(BASE_DIR / f"test_db.{os.getpid()}.sqlite3")}
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 

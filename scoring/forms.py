@@ -11,7 +11,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from scoring import rules
-from scoring.models import Match
+from scoring.models import Match, Player
 
 MAX_SEATS = 4
 SPECIAL_CARDS = ("10D", "2S", "AS", "AC", "AH", "AD")
@@ -25,6 +25,55 @@ class SignupForm(UserCreationForm):
 
 class PlayerForm(forms.Form):
     name = forms.CharField(label=gettext_lazy("Name"), max_length=60, strip=True)
+
+
+class PlayerMergeForm(forms.Form):
+    """Pick the player that `source` really is."""
+
+    target = forms.ModelChoiceField(
+        label=gettext_lazy("The same person as"), queryset=Player.objects.none()
+    )
+
+    def __init__(self, *args: Any, owner: Any, source: Player, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["target"].queryset = Player.objects.filter(owner=owner).exclude(pk=source.pk)
+
+
+class HistoryFilterForm(forms.Form):
+    """Filters of the match history (GET)."""
+
+    player = forms.ModelChoiceField(
+        label=gettext_lazy("Player"),
+        queryset=Player.objects.none(),
+        required=False,
+        empty_label=gettext_lazy("Everyone"),
+    )
+    variant = forms.ChoiceField(
+        label=gettext_lazy("Game"),
+        choices=[("", gettext_lazy("All games")), *Match.Variant.choices],
+        required=False,
+    )
+    status = forms.ChoiceField(
+        label=gettext_lazy("Status"),
+        choices=[("", gettext_lazy("Any status")), *Match.Status.choices],
+        required=False,
+    )
+
+    def __init__(self, *args: Any, owner: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["player"].queryset = Player.objects.filter(owner=owner)
+
+    def filters(self) -> dict[str, Any]:
+        data = self.cleaned_data
+        return {"player": data["player"], "variant": data["variant"], "status": data["status"]}
+
+    def query_without_page(self) -> str:
+        """The filter part of the query string, for "load more" links."""
+        if not self.is_bound:
+            return ""
+        query = self.data.copy()
+        query.pop("page", None)
+        return query.urlencode()
 
 
 def _default_choice(label: str) -> tuple[str, str]:

@@ -10,6 +10,9 @@ from django.utils.translation import gettext_lazy as _
 from django.utils.translation import pgettext_lazy
 
 from scoring import rules
+from scoring.rating import DEFAULT_MU, DEFAULT_SIGMA
+
+PROVISIONAL_BELOW = 5  # finished matches before a rating counts as settled
 
 
 class Player(models.Model):
@@ -20,6 +23,11 @@ class Player(models.Model):
     )
     name = models.CharField(_("name"), max_length=60)
     created_at = models.DateTimeField(_("created"), auto_now_add=True)
+    # Current skill rating (openskill Plackett-Luce), kept by services from the rated history.
+    rating_mu = models.FloatField(_("rating mean"), default=DEFAULT_MU)
+    rating_sigma = models.FloatField(_("rating uncertainty"), default=DEFAULT_SIGMA)
+    rating = models.FloatField(_("rating"), default=0.0)  # mu - 3 sigma, what is shown
+    rated_matches = models.PositiveIntegerField(_("rated matches"), default=0)
 
     class Meta:
         verbose_name = _("player")
@@ -75,6 +83,14 @@ class Match(models.Model):
     twenty_needs = models.CharField(
         _("at 20 a side needs"), max_length=14, choices=TwentyNeeds.choices
     )
+
+    class Layout(models.TextChoices):
+        TWO = "2", _("2 players")
+        THREE = "3", _("3 players")
+        FOUR = "4", _("4 players")
+        TEAMS = "teams", _("2 teams of 2")
+
+    layout = models.CharField(_("players"), max_length=5, choices=Layout.choices, default="2")
     first_dealer_seat = models.PositiveSmallIntegerField(_("first dealer's seat"), default=0)
     status = models.CharField(
         _("status"), max_length=10, choices=Status.choices, default=Status.PLAYING
@@ -97,7 +113,10 @@ class Match(models.Model):
         verbose_name = _("match")
         verbose_name_plural = _("matches")
         ordering = ["-created_at", "-pk"]
-        indexes = [models.Index(fields=["owner", "-created_at"])]
+        indexes = [
+            models.Index(fields=["owner", "-created_at"]),
+            models.Index(fields=["owner", "status", "finished_at"]),
+        ]
 
     def __str__(self) -> str:
         return f"{self.get_variant_display()} #{self.pk}"
@@ -221,3 +240,24 @@ class Tally(models.Model):
         return rules.Tally(
             self.cards, self.spades, self.big_casino, self.little_casino, self.aces, self.sweeps
         )
+
+
+class PlayerRating(models.Model):
+    """A player's rating after a finished match, in the order the matches were rated (the trend)."""
+
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="ratings")
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="ratings")
+    mu = models.FloatField()
+    sigma = models.FloatField()
+    rating = models.FloatField(_("rating"))
+
+    class Meta:
+        verbose_name = _("player rating")
+        verbose_name_plural = _("player ratings")
+        ordering = ["player", "pk"]
+        constraints = [
+            models.UniqueConstraint(fields=["player", "match"], name="rating_once_per_match"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.player} {self.rating:.1f}"

@@ -14,8 +14,8 @@ from django.db.models.functions import Least
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from scoring import rules, selectors
-from scoring.models import Hand, Match, Player, Seat, Side, Tally
+from scoring import rating, rules, selectors
+from scoring.models import Hand, Match, Player, PlayerRating, Seat, Side, Tally
 
 
 class HandRefused(ValidationError):
@@ -84,6 +84,7 @@ def match_start(
     totals = list(start_totals or [0] * len(sides))
     match = Match.objects.create(
         owner=owner,
+        layout="teams" if len(sides[0]) == 2 else str(seat_count),
         variant=match_rules.variant,
         target=match_rules.target,
         sweeps=match_rules.sweeps,
@@ -313,8 +314,8 @@ def rescore(match: Match) -> rules.MatchScore:
         if side.total != total:
             side.total = total
             side.save(update_fields=["total"])
+    was_won = match.status == Match.Status.WON
     if match.status != Match.Status.ABANDONED:
-        was_won = match.status == Match.Status.WON
         match.status = score.status
         if score.status == rules.Status.WON and not was_won:
             match.finished_at = timezone.now()
@@ -334,7 +335,129 @@ def rescore(match: Match) -> rules.MatchScore:
             "hand_count",
         ]
     )
+    now_won = match.status == Match.Status.WON
+    if now_won and not was_won:
+        ratings_add(match=match)
+    elif was_won:  # a won match was changed: its result, or the ranks, may differ now
+        ratings_recompute(owner=match.owner)
     return score
+
+
+def _match_teams(match: Match) -> list[list[Player]]:
+    teams: dict[int, list[Player]] = {}
+    for seat in sorted(match.seats.all(), key=lambda seat: seat.seat):
+        teams.setdefault(seat.side.position, []).append(seat.player)
+    return [teams[position] for position in sorted(teams)]
+
+
+def _rate_match(match: Match, rows: list[PlayerRating]) -> set[Player]:
+    """Update the in-memory ratings of the match's players; append the trend rows."""
+    teams = _match_teams(match)
+    totals = [side.total for side in sorted(match.sides.all(), key=lambda side: side.position)]
+    assert match.winner_position is not None
+    skills = rating.rate(
+        [[rating.Skill(p.rating_mu, p.rating_sigma) for p in team] for team in teams],
+        rating.finish_ranks(totals, match.winner_position),
+    )
+    changed = set()
+    for team, new_skills in zip(teams, skills, strict=True):
+        for player, skill in zip(team, new_skills, strict=True):
+            player.rating_mu, player.rating_sigma, player.rating = (
+                skill.mu,
+                skill.sigma,
+                skill.rating,
+            )
+            player.rated_matches += 1
+            rows.append(
+                PlayerRating(
+                    player=player, match=match, mu=skill.mu, sigma=skill.sigma, rating=skill.rating
+                )
+            )
+            changed.add(player)
+    return changed
+
+
+RATING_FIELDS = ["rating_mu", "rating_sigma", "rating", "rated_matches"]
+
+
+def ratings_add(*, match: Match) -> None:
+    """Rate a match that has just been won.
+
+    It is normally the latest finished match, so one update from the players' current ratings
+    is the same as replaying the history; otherwise the owner's history is replayed.
+    """
+    later = (
+        Match.objects.filter(owner_id=match.owner_id, status=Match.Status.WON)
+        .filter(finished_at__gt=match.finished_at)
+        .exists()
+    )
+    if later:
+        ratings_recompute(owner=match.owner)
+        return
+    match = (
+        Match.objects.filter(pk=match.pk)
+        .prefetch_related("sides", "seats__player", "seats__side")
+        .get()
+    )
+    rows: list[PlayerRating] = []
+    players = _rate_match(match, rows)
+    PlayerRating.objects.bulk_create(rows)
+    Player.objects.bulk_update(players, RATING_FIELDS)
+
+
+def ratings_recompute(*, owner: AbstractBaseUser) -> None:
+    """Replay every won match of the owner, in the order they finished, into fresh ratings."""
+    PlayerRating.objects.filter(player__owner=owner).delete()
+    players = {player.pk: player for player in Player.objects.filter(owner=owner)}
+    for player in players.values():
+        player.rating_mu, player.rating_sigma = rating.DEFAULT_MU, rating.DEFAULT_SIGMA
+        player.rating, player.rated_matches = rating.Skill().rating, 0
+    matches = (
+        Match.objects.filter(owner=owner, status=Match.Status.WON)
+        .order_by("finished_at", "pk")
+        .prefetch_related("sides", "seats__side")
+    )
+    rows: list[PlayerRating] = []
+    for match in matches:
+        for seat in match.seats.all():
+            seat.player = players[seat.player_id]  # share one object per player across matches
+        _rate_match(match, rows)
+    PlayerRating.objects.bulk_create(rows, batch_size=1000)
+    Player.objects.bulk_update(list(players.values()), RATING_FIELDS, batch_size=1000)
+
+
+def player_rename(*, player: Player, name: str) -> Player:
+    """Rename a player; the new name must not belong to another of the owner's players."""
+    name = name.strip()
+    clash = Player.objects.filter(owner_id=player.owner_id, name__iexact=name).exclude(pk=player.pk)
+    if clash.exists():
+        raise ValidationError(_("You already have a player called %(name)s.") % {"name": name})
+    player.name = name
+    player.save(update_fields=["name"])
+    return player
+
+
+@transaction.atomic
+def player_merge(*, source: Player, target: Player) -> Player:
+    """Move all of `source`'s seats to `target` and delete `source` (the same person twice).
+
+    Refused when both sat at the same match: one person cannot hold two seats.
+    """
+    if source.pk == target.pk or source.owner_id != target.owner_id:
+        raise ValidationError(_("Choose two different players of yours."))
+    shared = selectors.shared_matches(source, target)
+    if shared:
+        raise ValidationError(
+            _(
+                "%(source)s and %(target)s played in the same match (%(count)d): they are two people."
+            )
+            % {"source": source.name, "target": target.name, "count": len(shared)}
+        )
+    Seat.objects.filter(player=source).update(player=target)
+    source.delete()
+    ratings_recompute(owner=target.owner)
+    target.refresh_from_db()
+    return target
 
 
 DERIVED_TALLY_FIELDS = (

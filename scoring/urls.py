@@ -1,6 +1,7 @@
 from django.urls import path
 
 from scoring.urls_sharing import urlpatterns as sharing_urlpatterns
+from scoring.views import history
 from scoring.views import matches as views
 
 app_name = "scoring"
@@ -9,7 +10,12 @@ urlpatterns = [
     path("", views.home, name="home"),
     path("signup/", views.signup, name="signup"),
     path("players/", views.player_list, name="player-list"),
-    path("matches/", views.match_list, name="match-list"),
+    path("matches/", history.match_list, name="match-list"),
+    path("matches/<int:pk>/sheet/", history.match_sheet, name="match-sheet"),
+    path("players/<int:pk>/", history.player_detail, name="player"),
+    path("players/<int:pk>/merge/", history.player_merge, name="player-merge"),
+    path("players/<int:pk>/vs/<int:other>/", history.head_to_head, name="head-to-head"),
+    path("leaderboard/", history.leaderboard, name="leaderboard"),
     path("matches/new/", views.match_new, name="match-new"),
     path("matches/<int:pk>/", views.match_detail, name="match"),
     path("matches/<int:pk>/hands/", views.hand_create, name="hand-create"),

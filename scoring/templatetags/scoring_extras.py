@@ -1,8 +1,11 @@
 """Words for the engine's codes (conditions, outcomes), in the reader's language."""
 
 from django import template
+from django.utils import formats
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
+
+from scoring import charts
 
 register = template.Library()
 
@@ -53,3 +56,24 @@ def outcome_text(kind: str, category: str, name: str, total: int, target: int) -
         "target": target,
         "total": total,
     }
+
+
+@register.filter
+def percent(value: float | None) -> str:
+    """0.456 → '46 %' in the reader's number format; '–' when there is nothing to divide."""
+    if value is None:
+        return "–"
+    return _("%(value)s %%") % {"value": formats.number_format(round(value * 100))}
+
+
+@register.filter
+def decimal(value: float | None, places: int = 1) -> str:
+    """A number with `places` decimals in the reader's format; '–' for nothing."""
+    if value is None:
+        return "–"
+    return formats.number_format(value, decimal_pos=places)
+
+
+@register.simple_tag
+def sparkline(values: list[float]) -> charts.Sparkline:
+    return charts.sparkline(values)

@@ -53,14 +53,6 @@ def player_list(request: HtmxHttpRequest) -> HttpResponse:
 
 
 @login_required
-@require_GET
-def match_list(request: HtmxHttpRequest) -> HttpResponse:
-    return render(
-        request, "scoring/match_list.html", {"matches": selectors.match_list(request.user)}
-    )
-
-
-@login_required
 @require_http_methods(["GET", "POST"])
 def match_new(request: HtmxHttpRequest) -> HttpResponse:
     form = MatchForm(request.POST or None)

@@ -51,19 +51,6 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
 
 
 @pytest.fixture(scope="session")
-def django_db_modify_db_settings(django_db_modify_db_settings_parallel_suffix: None) -> None:
-    """Use test_db.sqlite3_browser, not test_db.sqlite3, so `pytest tests/browser` and a run of
-    the other tests in another terminal do not create and drop the same file under each other.
-    (In a whole-suite run the first test to set up the database decides the name for all.)"""
-    from django.conf import settings
-
-    database = settings.DATABASES["default"]
-    name = database.get("TEST", {}).get("NAME")
-    if database["ENGINE"] == "django.db.backends.sqlite3" and name and ":memory:" not in name:
-        database["TEST"]["NAME"] = f"{name}_browser"
-
-
-@pytest.fixture(scope="session")
 def browser() -> Iterator[Any]:
     from playwright.sync_api import sync_playwright
 

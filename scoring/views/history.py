@@ -1,0 +1,98 @@
+"""Looking back: history, read-only score sheets, players, head to head, leaderboard."""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import ValidationError
+from django.http import HttpResponse
+from django.shortcuts import redirect, render
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
+from django.views.decorators.vary import vary_on_headers
+
+from scoring import charts, selectors, services
+from scoring.forms import HistoryFilterForm, PlayerForm, PlayerMergeForm
+from scoring.views.common import HtmxHttpRequest, partial_template
+
+
+@login_required
+@require_GET
+@vary_on_headers("HX-Request")
+def match_list(request: HtmxHttpRequest) -> HttpResponse:
+    form = HistoryFilterForm(request.GET or None, owner=request.user)
+    filters = form.filters() if form.is_valid() else {}
+    page, rows = selectors.match_history(request.user, page=request.GET.get("page", 1), **filters)
+    context = {"form": form, "page": page, "rows": rows, "query": form.query_without_page()}
+    return render(request, partial_template(request, "scoring/match_list.html", "rows"), context)
+
+
+@login_required
+@require_GET
+def match_sheet(request: HtmxHttpRequest, pk: int) -> HttpResponse:
+    match = selectors.match_for_owner(request.user, pk)
+    board = selectors.match_board(match)
+    chart = charts.running_totals_chart(board.side_names, board.running_totals, match.target)
+    return render(
+        request, "scoring/match_sheet.html", {"match": match, "board": board, "chart": chart}
+    )
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def player_detail(request: HtmxHttpRequest, pk: int) -> HttpResponse:
+    player = selectors.player_for_owner(request.user, pk)
+    rename = PlayerForm(request.POST or None, initial={"name": player.name})
+    if request.method == "POST" and rename.is_valid():
+        try:
+            services.player_rename(player=player, name=rename.cleaned_data["name"])
+        except ValidationError as error:
+            rename.add_error("name", error)
+        else:
+            messages.success(request, _("Renamed to %(name)s.") % {"name": player.name})
+            return redirect("scoring:player", pk=player.pk)
+    context = {
+        "player": player,
+        "stats": selectors.player_stats(player),
+        "rename": rename,
+        "merge": PlayerMergeForm(owner=request.user, source=player),
+    }
+    return render(request, "scoring/player_detail.html", context)
+
+
+@login_required
+@require_POST
+def player_merge(request: HtmxHttpRequest, pk: int) -> HttpResponse:
+    source = selectors.player_for_owner(request.user, pk)
+    form = PlayerMergeForm(request.POST, owner=request.user, source=source)
+    if form.is_valid() and request.POST.get("confirm"):
+        try:
+            target = services.player_merge(source=source, target=form.cleaned_data["target"])
+        except ValidationError as error:
+            form.add_error("target", error)
+        else:
+            messages.success(request, _("Merged into %(name)s.") % {"name": target.name})
+            return redirect("scoring:player", pk=target.pk)
+    preview = (
+        selectors.merge_preview(source, form.cleaned_data["target"]) if form.is_valid() else None
+    )
+    return render(
+        request, "scoring/player_merge.html", {"player": source, "form": form, "preview": preview}
+    )
+
+
+@login_required
+@require_GET
+def head_to_head(request: HtmxHttpRequest, pk: int, other: int) -> HttpResponse:
+    first = selectors.player_for_owner(request.user, pk)
+    second = selectors.player_for_owner(request.user, other)
+    return render(
+        request, "scoring/head_to_head.html", {"h2h": selectors.head_to_head(first, second)}
+    )
+
+
+@login_required
+@require_GET
+def leaderboard(request: HtmxHttpRequest) -> HttpResponse:
+    players = selectors.leaderboard(request.user)
+    return render(request, "scoring/leaderboard.html", {"players": players})
