@@ -1,0 +1,124 @@
+import pytest
+from django.core.management import call_command
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+from django.urls import reverse
+from helpers import FIRST_11
+
+from scoring import demo, services
+from scoring.models import Match, Player
+
+pytestmark = pytest.mark.django_db
+HX = {"HX-Request": "true"}
+
+
+@pytest.fixture
+def won_match(casino_match):
+    for number in (1, 2):
+        services.hand_record(match=casino_match, number=number, tallies=FIRST_11)
+    casino_match.refresh_from_db()
+    return casino_match
+
+
+def _pages(match: Match, first: Player, second: Player) -> list[str]:
+    return [
+        reverse("scoring:match-list"),
+        reverse("scoring:match-sheet", args=[match.pk]),
+        reverse("scoring:player", args=[first.pk]),
+        reverse("scoring:head-to-head", args=[first.pk, second.pk]),
+        reverse("scoring:leaderboard"),
+    ]
+
+
+def test_history_pages_render_for_the_owner(user_client, won_match, players):
+    for url in _pages(won_match, players[0], players[1]):
+        response = user_client.get(url)
+        assert response.status_code == 200, url
+        assert user_client.get(url, headers=HX).status_code == 200, url
+
+
+def test_history_pages_refuse_post_except_player_page(user_client, won_match, players):
+    pages = _pages(won_match, players[0], players[1])
+    for url in pages[:2] + pages[3:]:
+        assert user_client.post(url).status_code == 405, url
+
+
+def test_history_pages_of_another_user_are_404(client, other_user, won_match, players):
+    client.force_login(other_user)
+    for url in _pages(won_match, players[0], players[1])[1:4]:
+        assert client.get(url).status_code == 404, url
+    assert client.post(reverse("scoring:player-merge", args=[players[0].pk])).status_code == 404
+
+
+def test_history_lists_final_score_winner_and_filters(user_client, won_match, players, user):
+    royal = services.match_start(owner=user, variant="royal", sides=[[players[2]], [players[3]]])
+    body = user_client.get(reverse("scoring:match-list")).content.decode()
+    assert "Ana 22" in body and "★" in body and "Royal Casino" in body
+    filtered = user_client.get(reverse("scoring:match-list"), {"variant": "royal"}).content.decode()
+    assert royal.get_absolute_url() in filtered
+    assert reverse("scoring:match-sheet", args=[won_match.pk]) not in filtered
+    by_player = user_client.get(reverse("scoring:match-list"), {"player": players[0].pk})
+    assert royal.get_absolute_url() not in by_player.content.decode()
+    by_status = user_client.get(reverse("scoring:match-list"), {"status": "won"}).content.decode()
+    assert royal.get_absolute_url() not in by_status
+
+
+def test_history_load_more_returns_rows_only(user_client, user, players):
+    for _ in range(25):
+        services.match_start(owner=user, variant="casino", sides=[[players[0]], [players[1]]])
+    first = user_client.get(reverse("scoring:match-list")).content.decode()
+    assert first.count('class="variant"') == 20 and "page=2" in first
+    more = user_client.get(reverse("scoring:match-list"), {"page": 2}, headers=HX).content.decode()
+    assert more.count('class="variant"') == 5 and "<html" not in more and "Load more" not in more
+    plain = user_client.get(reverse("scoring:match-list"), {"page": 2}).content.decode()
+    assert "<html" in plain and plain.count('class="variant"') == 5
+
+
+def test_score_sheet_has_chart_and_text_alternative(user_client, won_match):
+    body = user_client.get(reverse("scoring:match-sheet", args=[won_match.pk])).content.decode()
+    assert "<svg" in body and 'role="img"' in body and "<desc" in body
+    assert "Ana: 22." in body  # the chart's description
+    assert "<table" in body and "<strong>22</strong>" in body
+
+
+def test_player_page_rename(user_client, players):
+    url = reverse("scoring:player", args=[players[0].pk])
+    assert user_client.post(url, {"name": "Anna"}).status_code == 302
+    assert Player.objects.get(pk=players[0].pk).name == "Anna"
+    response = user_client.post(url, {"name": "ben"})
+    assert "You already have a player called ben." in response.content.decode()
+
+
+def test_merge_is_previewed_then_done(user_client, players, user):
+    twin = services.player_create(owner=user, name="Ana B.")
+    url = reverse("scoring:player-merge", args=[twin.pk])
+    preview = user_client.post(url, {"target": players[0].pk})
+    assert "will move to Ana" in preview.content.decode()
+    assert Player.objects.filter(pk=twin.pk).exists()
+    done = user_client.post(url, {"target": players[0].pk, "confirm": "1"})
+    assert done.status_code == 302 and not Player.objects.filter(pk=twin.pk).exists()
+
+
+def test_page_queries_do_not_grow_with_history(user_client, user, django_assert_max_num_queries):
+    """The same number of queries with 10 matches and with 200: stats come from aggregates."""
+    demo.seed(user, 10, seed=3)
+    first, second = Player.objects.filter(owner=user).order_by("pk")[:2]
+    urls = _pages(Match.objects.filter(owner=user, status="won").first(), first, second)
+    counts = []
+    for url in urls:
+        with CaptureQueriesContext(connection) as queries:
+            assert user_client.get(url).status_code == 200
+        counts.append(len(queries))
+    demo.seed(user, 190, seed=4)
+    assert Match.objects.filter(owner=user).count() == 200
+    for url, count in zip(urls, counts, strict=True):
+        with django_assert_max_num_queries(count):
+            assert user_client.get(url).status_code == 200
+
+
+def test_seed_demo_command_plays_valid_matches(django_user_model):
+    call_command("seed_demo", "--matches", "3", "--owner", "demo")
+    owner = django_user_model.objects.get(username="demo")
+    matches = Match.objects.filter(owner=owner)
+    assert matches.count() == 3
+    assert all(m.status in ("won", "abandoned") and m.hand_count >= 1 for m in matches)
