@@ -1,7 +1,10 @@
 from django.contrib import admin
 from django.urls import include, path
 
+from scoring.views.health import healthz
+
 urlpatterns = [
+    path("healthz", healthz, name="healthz"),
     path("admin/", admin.site.urls),
     path("accounts/", include("django.contrib.auth.urls")),
     path("", include("scoring.urls")),

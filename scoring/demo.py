@@ -50,7 +50,7 @@ def play_match(
     rng: random.Random, owner: AbstractBaseUser, roster: list[Player], max_hands: int = 40
 ) -> Match:
     """Start a random match and record random hands until it is won (or abandon it)."""
-    layout, side_count, per_side = rng.choice(LAYOUTS)
+    _, side_count, per_side = rng.choice(LAYOUTS)
     chosen = rng.sample(roster, side_count * per_side)
     match = services.match_start(
         owner=owner,

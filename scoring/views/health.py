@@ -1,0 +1,12 @@
+"""A health check for load balancers and uptime monitors: the app answers and reaches its database."""
+
+from django.db import connection
+from django.http import HttpRequest, HttpResponse
+from django.views.decorators.http import require_GET
+
+
+@require_GET
+def healthz(request: HttpRequest) -> HttpResponse:
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT 1")
+    return HttpResponse("ok", content_type="text/plain")
