@@ -23,7 +23,9 @@ def random_hand(rng: random.Random, sides: int) -> list[rules.Tally]:
     """Deal a shuffled pack among the sides, as captures end up, plus a few sweeps."""
     deck = DECK[:]
     rng.shuffle(deck)
-    cuts = sorted(rng.randint(8, 44) for _ in range(sides - 1)) if sides > 2 else [rng.randint(16, 36)]
+    cuts = (
+        sorted(rng.randint(8, 44) for _ in range(sides - 1)) if sides > 2 else [rng.randint(16, 36)]
+    )
     bounds = [0, *cuts, len(deck)]
     tallies = []
     for side in range(sides):

@@ -42,9 +42,7 @@ class Command(BaseCommand):
         client = Client()
         client.force_login(owner)
         busiest = (
-            Player.objects.filter(owner=owner)
-            .annotate(seats=Count("seats"))
-            .order_by("-seats")[:2]
+            Player.objects.filter(owner=owner).annotate(seats=Count("seats")).order_by("-seats")[:2]
         )
         first, second = list(busiest)
         match = Match.objects.filter(owner=owner, status=Match.Status.WON).first()
@@ -52,7 +50,10 @@ class Command(BaseCommand):
             ("floor: health check", reverse("healthz")),
             ("history", reverse("scoring:match-list")),
             ("history, page 50", reverse("scoring:match-list") + "?page=50"),
-            ("history, filtered", reverse("scoring:match-list") + f"?player={first.pk}&variant=royal"),
+            (
+                "history, filtered",
+                reverse("scoring:match-list") + f"?player={first.pk}&variant=royal",
+            ),
             ("score sheet + chart", reverse("scoring:match-sheet", args=[match.pk])),
             ("scoreboard", reverse("scoring:match", args=[match.pk])),
             ("player page", reverse("scoring:player", args=[first.pk])),

@@ -1,0 +1,56 @@
+"""`manage.py import_matches FILE --owner USERNAME`: create the matches of a match document."""
+
+import sys
+from typing import Any
+
+from django.contrib.auth import get_user_model
+from django.core.management.base import BaseCommand, CommandParser
+from django.utils.translation import gettext, ngettext
+
+from scoring import transfer
+
+
+class Command(BaseCommand):
+    help = (
+        "Import a casino-score/1 document (one match or a list) for a user: all or nothing. "
+        "`result` in the file is ignored and worked out again."
+    )
+
+    def add_arguments(self, parser: CommandParser) -> None:
+        parser.add_argument("file", help="the match document, or - for standard input")
+        parser.add_argument("--owner", metavar="USERNAME", required=True)
+
+    def handle(self, *args: Any, **options: Any) -> None:
+        path = options["file"]
+        owner = get_user_model().objects.filter(username=options["owner"]).first()
+        if owner is None:
+            self.stderr.write(
+                gettext("There is no user called %(name)s.") % {"name": options["owner"]}
+            )
+            sys.exit(2)
+        try:
+            if path == "-":
+                text = sys.stdin.read()
+            else:
+                with open(path, encoding="utf-8-sig") as handle:
+                    text = handle.read()
+        except (OSError, UnicodeDecodeError) as error:
+            self.stderr.write(f"{path}: {error}")
+            sys.exit(2)
+        try:
+            result = transfer.matches_import(owner=owner, text=text, translate=gettext)
+        except transfer.ImportRefused as refused:
+            self.stderr.write(gettext("Nothing was imported:"))
+            for message in refused.messages:
+                self.stderr.write(message)
+            sys.exit(2)
+        matches, players = len(result.matches), result.players_created
+        imported = ngettext(
+            "%(count)d match imported for %(name)s.",
+            "%(count)d matches imported for %(name)s.",
+            matches,
+        ) % {"count": matches, "name": options["owner"]}
+        added = ngettext("%(count)d new player.", "%(count)d new players.", players) % {
+            "count": players
+        }
+        self.stdout.write(f"{imported} {added}")

@@ -1,0 +1,196 @@
+"""Share links (a live, read-only scoreboard), export and import of matches."""
+
+from __future__ import annotations
+
+import hashlib
+import io
+import json
+from typing import Any
+from urllib.parse import urlencode
+
+import segno
+from django import forms
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import ValidationError
+from django.core.files.uploadedfile import UploadedFile
+from django.http import Http404, HttpResponse
+from django.shortcuts import redirect, render
+from django.template.defaultfilters import filesizeformat
+from django.template.loader import render_to_string
+from django.urls import reverse
+from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy, ngettext
+from django.views.decorators.cache import never_cache
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
+from django.views.decorators.vary import vary_on_headers
+from django_htmx.http import HttpResponseClientRedirect
+
+from scoring import selectors, transfer
+from scoring.models import Match
+from scoring.views.common import HtmxHttpRequest, partial_template
+
+SHARE_TEMPLATE = "scoring/share.html"
+IMPORT_TEMPLATE = "scoring/import.html"
+MAX_PROBLEMS_SHOWN = 50
+
+
+class ImportForm(forms.Form):
+    file = forms.FileField(
+        label=gettext_lazy("Match file (JSON)"),
+        help_text=gettext_lazy("A file exported from this app, or written by hand. Up to 2 MB."),
+        widget=forms.FileInput(attrs={"accept": ".json,application/json"}),
+    )
+
+    def clean_file(self) -> str:
+        """The file's text; too large or not text is refused before any JSON is read."""
+        upload: UploadedFile = self.cleaned_data["file"]
+        if upload.size is not None and upload.size > transfer.MAX_IMPORT_BYTES:
+            raise ValidationError(
+                _("This file is larger than %(limit)s, the most that can be imported at once.")
+                % {"limit": filesizeformat(transfer.MAX_IMPORT_BYTES)}
+            )
+        try:
+            return upload.read().decode("utf-8-sig")
+        except UnicodeDecodeError:
+            raise ValidationError(
+                _("This file is not text (UTF-8): it cannot be a match file.")
+            ) from None
+
+
+# --- the live, read-only scoreboard ----------------------------------------------------------
+
+
+@require_GET
+@never_cache
+@vary_on_headers("HX-Request")
+def shared_match(request: HtmxHttpRequest, token: str) -> HttpResponse:
+    match = transfer.match_for_share_token(token)
+    context: dict[str, Any] = {"board": selectors.match_board(match), "match": match}
+    sheet = render_to_string(f"{SHARE_TEMPLATE}#sheet", context, request)
+    version = hashlib.sha256(sheet.encode()).hexdigest()[:16]
+    if request.htmx and request.GET.get("since") == version:
+        # Nothing new: htmx swaps nothing on 204, so hands the viewer opened stay open.
+        return HttpResponse(status=204)
+    context.update(sheet=sheet, poll_url=f"{request.path}?{urlencode({'since': version})}")
+    response = render(request, partial_template(request, SHARE_TEMPLATE, "board"), context)
+    response["X-Robots-Tag"] = "noindex, nofollow"
+    return response
+
+
+def _share_panel(request: HtmxHttpRequest, match: Match) -> HttpResponse:
+    if not request.htmx:
+        # Without JavaScript the scoreboard reopens with the panel open at the new link.
+        return redirect(f"{match.get_absolute_url()}?panel=share#share-panel")
+    return render(request, "scoring/_share_panel.html", {"match": match, "share_open": True})
+
+
+@login_required
+@require_POST
+def share_create(request: HtmxHttpRequest, pk: int) -> HttpResponse:
+    match = selectors.match_for_owner(request.user, pk)
+    return _share_panel(request, transfer.share_link_create(match=match))
+
+
+@login_required
+@require_POST
+def share_revoke(request: HtmxHttpRequest, pk: int) -> HttpResponse:
+    match = selectors.match_for_owner(request.user, pk)
+    return _share_panel(request, transfer.share_link_revoke(match=match))
+
+
+@login_required
+@require_GET
+def share_qr(request: HtmxHttpRequest, pk: int) -> HttpResponse:
+    match = selectors.match_for_owner(request.user, pk)
+    if not match.share_token:
+        raise Http404
+    url = request.build_absolute_uri(reverse("scoring:shared-match", args=[match.share_token]))
+    svg = io.BytesIO()
+    segno.make(url, error="m").save(
+        svg, kind="svg", omitsize=True, border=4, xmldecl=False, light="#ffffff", title=url
+    )
+    response = HttpResponse(svg.getvalue(), content_type="image/svg+xml")
+    response["Cache-Control"] = "private, no-cache"
+    return response
+
+
+# --- export --------------------------------------------------------------------------------------
+
+
+def _download(content: str, content_type: str, filename: str) -> HttpResponse:
+    response = HttpResponse(content, content_type=content_type)
+    response["Content-Disposition"] = f'attachment; filename="{filename}"'
+    return response
+
+
+def _json(document: Any) -> str:
+    return json.dumps(document, indent=2, ensure_ascii=False) + "\n"
+
+
+@login_required
+@require_GET
+def export_all(request: HtmxHttpRequest) -> HttpResponse:
+    docs = transfer.match_documents(request.user)
+    filename = f"casino-matches-{timezone.localdate():%Y-%m-%d}.json"
+    return _download(_json(transfer.export_json(docs)), "application/json", filename)
+
+
+@login_required
+@require_GET
+def export_match(request: HtmxHttpRequest, pk: int) -> HttpResponse:
+    match = selectors.match_for_owner(request.user, pk)
+    docs = transfer.match_documents(request.user, pks=[match.pk])
+    document = transfer.export_json(docs, as_list=False)
+    return _download(_json(document), "application/json", f"casino-match-{match.pk}.json")
+
+
+@login_required
+@require_GET
+def export_hands(request: HtmxHttpRequest) -> HttpResponse:
+    filename = f"casino-hands-{timezone.localdate():%Y-%m-%d}.csv"
+    return _download(transfer.hands_csv(request.user), "text/csv; charset=utf-8", filename)
+
+
+@login_required
+@require_GET
+def export_match_hands(request: HtmxHttpRequest, pk: int) -> HttpResponse:
+    match = selectors.match_for_owner(request.user, pk)
+    csv_text = transfer.hands_csv(request.user, pk=match.pk)
+    return _download(csv_text, "text/csv; charset=utf-8", f"casino-match-{match.pk}-hands.csv")
+
+
+# --- import --------------------------------------------------------------------------------------
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def match_import(request: HtmxHttpRequest) -> HttpResponse:
+    posted = request.method == "POST"
+    form = ImportForm(request.POST if posted else None, request.FILES if posted else None)
+    problems: list[str] = []
+    if posted and form.is_valid():
+        try:
+            result = transfer.matches_import(owner=request.user, text=form.cleaned_data["file"])
+        except transfer.ImportRefused as refused:
+            problems = refused.messages
+        else:
+            return _imported(request, result)
+    context = {
+        "form": form,
+        "problems": problems[:MAX_PROBLEMS_SHOWN],
+        "more_problems": max(0, len(problems) - MAX_PROBLEMS_SHOWN),
+    }
+    return render(request, partial_template(request, IMPORT_TEMPLATE, "import-form"), context)
+
+
+def _imported(request: HtmxHttpRequest, result: transfer.ImportResult) -> HttpResponse:
+    count = len(result.matches)
+    messages.success(
+        request,
+        ngettext("%(count)d match imported.", "%(count)d matches imported.", count)
+        % {"count": count},
+    )
+    url = result.matches[0].get_absolute_url() if count == 1 else reverse("scoring:match-list")
+    return HttpResponseClientRedirect(url) if request.htmx else redirect(url)

@@ -1,0 +1,156 @@
+"""`manage.py export_matches` and `manage.py import_matches` (../shared/MATCH_FORMAT.md)."""
+
+from __future__ import annotations
+
+import io
+import json
+from pathlib import Path
+from typing import Any
+from unittest import mock
+
+import pytest
+from django.core.management import call_command
+from helpers import FIRST_8, FIRST_11
+from test_transfer import ALL_11, PLAIN, document, snapshot, tally
+
+from scoring import services
+from scoring.models import Match, Player
+
+pytestmark = pytest.mark.django_db
+
+
+def run(*args: str, stdin: str = "") -> tuple[int, str, str]:
+    """Run a command in-process. Returns (exit code, stdout, stderr)."""
+    out, err = io.StringIO(), io.StringIO()
+    with mock.patch("sys.stdin", io.StringIO(stdin)):
+        try:
+            call_command(*args, stdout=out, stderr=err)
+            code = 0
+        except SystemExit as stop:
+            code = stop.code  # type: ignore[assignment]
+    return code, out.getvalue(), err.getvalue()
+
+
+def write(tmp_path: Path, content: Any, name: str = "matches.json") -> str:
+    path = tmp_path / name
+    path.write_text(content if isinstance(content, str) else json.dumps(content))
+    return str(path)
+
+
+@pytest.fixture
+def played(casino_match: Match) -> Match:
+    services.hand_record(match=casino_match, number=1, tallies=FIRST_8)
+    services.hand_record(match=casino_match, number=2, tallies=FIRST_11)
+    return casino_match
+
+
+# --- export_matches ------------------------------------------------------------------------------
+
+
+def test_export_prints_a_list_of_documents_with_results(played):
+    code, out, err = run("export_matches")
+    assert (code, err) == (0, "")
+    (document_out,) = json.loads(out)
+    assert document_out["sides"] == [{"players": ["Ana"]}, {"players": ["Ben"]}]
+    assert document_out["result"]["totals"] == [19, 3]
+
+
+def test_export_owner_keeps_to_that_users_matches(played, other_user):
+    mo, zed = (services.player_create(owner=other_user, name=name) for name in ("Mo", "Zed"))
+    services.match_start(owner=other_user, variant="royal", sides=[[mo], [zed]])
+    assert len(json.loads(run("export_matches")[1])) == 2
+    (only,) = json.loads(run("export_matches", "--owner", "mallory")[1])
+    assert only["rules"]["variant"] == "royal"
+
+
+def test_export_of_a_user_without_matches_is_an_empty_list(other_user):
+    assert json.loads(run("export_matches", "--owner", "mallory")[1]) == []
+
+
+def test_export_output_writes_the_file(played, tmp_path):
+    target = tmp_path / "out.json"
+    code, out, _ = run("export_matches", "--owner", "ana", "--output", str(target))
+    assert (code, out) == (0, "")
+    assert json.loads(target.read_text())[0]["result"]["totals"] == [19, 3]
+
+
+def test_export_for_an_unknown_user_exits_2(played):
+    code, out, err = run("export_matches", "--owner", "nobody")
+    assert (code, out) == (2, "") and "nobody" in err
+
+
+# --- import_matches ------------------------------------------------------------------------------
+
+
+def test_import_creates_the_matches_for_the_owner(user, tmp_path):
+    path = write(
+        tmp_path, [document([PLAIN]), document([PLAIN, ALL_11], players=[["Cy"], ["Ana"]])]
+    )
+    code, out, err = run("import_matches", path, "--owner", "ana")
+    assert (code, err) == (0, "")
+    assert "2 matches imported" in out and "3 new players" in out
+    assert Match.objects.filter(owner=user).count() == 2
+    assert set(Player.objects.filter(owner=user).values_list("name", flat=True)) == {
+        "Ana",
+        "Ben",
+        "Cy",
+    }
+
+
+def test_import_reads_standard_input(user):
+    code, _, err = run("import_matches", "-", "--owner", "ana", stdin=json.dumps(document()))
+    assert (code, err) == (0, "")
+    assert Match.objects.filter(owner=user).count() == 1
+
+
+def test_import_ignores_result_and_recomputes_it(user, tmp_path):
+    doc = document([PLAIN])
+    doc["result"] = {"totals": [99, 0], "status": "won", "winner": 0, "hands": []}
+    assert run("import_matches", write(tmp_path, doc), "--owner", "ana")[0] == 0
+    match = Match.objects.get(owner=user)
+    assert list(match.sides.values_list("total", flat=True)) == [8, 3]
+    assert match.status == "playing"
+
+
+def test_one_bad_match_imports_nothing_and_exits_2(user, tmp_path):
+    bad = document([[tally(29, 8), tally(20, 5)]], players=[["Cy"], ["Dee"]])
+    path = write(tmp_path, [document(), bad])
+    before = snapshot()
+    code, out, err = run("import_matches", path, "--owner", "ana")
+    assert (code, out) == (2, "")
+    assert "match 2: hand 1: cards add up to 49, not 52" in err
+    assert "Traceback" not in err
+    assert snapshot() == before
+
+
+@pytest.mark.parametrize(
+    ("content", "message"),
+    [
+        ("not json at all", "not valid JSON"),
+        ({**document(), "format": "other/2"}, 'format must be "casino-score/1"'),
+        (document(variant="bridge"), 'rules.variant: "bridge" is not one of'),
+    ],
+    ids=["not json", "wrong format tag", "unknown variant"],
+)
+def test_bad_file_exits_2_with_the_problem_on_stderr(user, tmp_path, content, message):
+    before = snapshot()
+    code, out, err = run("import_matches", write(tmp_path, content), "--owner", "ana")
+    assert (code, out) == (2, "") and message in err
+    assert snapshot() == before
+
+
+def test_import_for_an_unknown_user_or_missing_file_exits_2(user, tmp_path):
+    path = write(tmp_path, document())
+    assert run("import_matches", path, "--owner", "nobody")[0] == 2
+    code, _, err = run("import_matches", str(tmp_path / "missing.json"), "--owner", "ana")
+    assert code == 2 and "missing.json" in err
+    assert not Match.objects.exists()
+
+
+def test_commands_round_trip_into_an_empty_account(played, other_user, tmp_path):
+    first = tmp_path / "first.json"
+    assert run("export_matches", "--owner", "ana", "--output", str(first))[0] == 0
+    assert run("import_matches", str(first), "--owner", "mallory")[0] == 0
+    code, again, _ = run("export_matches", "--owner", "mallory")
+    assert code == 0
+    assert json.loads(again) == json.loads(first.read_text())

@@ -1,0 +1,339 @@
+"""Share links, export and import as services (scoring/transfer.py), without views."""
+
+from __future__ import annotations
+
+import copy
+import csv
+import io
+import json
+import secrets
+from pathlib import Path
+from typing import Any
+from unittest import mock
+
+import pytest
+from helpers import FIRST_8, FIRST_11, SECOND_8
+
+from scoring import services, transfer
+from scoring.models import Hand, Match, Player, Seat, Side, Tally
+
+pytestmark = pytest.mark.django_db
+
+
+def tally(cards: int, spades: int, *, big=False, little=False, aces="", sweeps=0) -> dict[str, Any]:
+    return {
+        "cards": cards,
+        "spades": spades,
+        "big_casino": big,
+        "little_casino": little,
+        "aces": aces,
+        "sweeps": sweeps,
+    }
+
+
+PLAIN = [tally(29, 8, big=True, aces="SH"), tally(23, 5, little=True, aces="CD")]
+ALL_11 = [tally(30, 9, big=True, little=True, aces="SCHD"), tally(22, 4)]
+
+
+def document(hands=None, *, players=None, variant="casino", **extra: Any) -> dict[str, Any]:
+    return {
+        "format": "casino-score/1",
+        "rules": {"variant": variant},
+        "sides": [{"players": names} for names in (players or [["Ana"], ["Ben"]])],
+        "hands": [{"tallies": copy.deepcopy(t)} for t in (hands if hands is not None else [PLAIN])],
+        **extra,
+    }
+
+
+def snapshot() -> dict[str, int]:
+    """Row counts of everything an import could write."""
+    return {
+        model.__name__: model.objects.count() for model in (Match, Side, Seat, Hand, Tally, Player)
+    }
+
+
+def totals(match: Match) -> list[int]:
+    return list(match.sides.order_by("position").values_list("total", flat=True))
+
+
+def import_text(owner, text: str) -> transfer.ImportResult:
+    return transfer.matches_import(owner=owner, text=text)
+
+
+# --- share links ---------------------------------------------------------------------------------
+
+
+def test_share_token_comes_from_secrets_token_urlsafe_with_32_bytes(casino_match):
+    with mock.patch("scoring.transfer.secrets.token_urlsafe", wraps=secrets.token_urlsafe) as spy:
+        match = transfer.share_link_create(match=casino_match)
+    spy.assert_called_once_with(32)
+    assert len(match.share_token) >= 43
+    assert set(match.share_token) <= set(
+        "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_"
+    )
+
+
+def test_share_tokens_differ_between_matches(user, players, casino_match):
+    other = services.match_start(owner=user, variant="casino", sides=[[players[2]], [players[3]]])
+    first = transfer.share_link_create(match=casino_match).share_token
+    second = transfer.share_link_create(match=other).share_token
+    assert first != second
+
+
+def test_sharing_twice_keeps_the_same_link(casino_match):
+    first = transfer.share_link_create(match=casino_match).share_token
+    assert transfer.share_link_create(match=casino_match).share_token == first
+
+
+def test_revoked_link_is_gone_and_a_new_link_has_a_new_token(casino_match):
+    old = transfer.share_link_create(match=casino_match).share_token
+    assert transfer.share_link_revoke(match=casino_match).share_token is None
+    casino_match.refresh_from_db()
+    assert casino_match.share_token is None
+    assert not Match.objects.filter(share_token=old).exists()
+    assert transfer.share_link_create(match=casino_match).share_token not in (None, old)
+
+
+# --- export --------------------------------------------------------------------------------------
+
+
+def test_export_builds_the_document_from_stored_hands(casino_match):
+    services.hand_record(match=casino_match, number=1, tallies=FIRST_8)
+    services.hand_record(match=casino_match, number=2, tallies=SECOND_8)
+    (document,) = transfer.export_json(transfer.match_documents(casino_match.owner))
+    assert document["format"] == "casino-score/1"
+    assert document["rules"]["variant"] == "casino"
+    assert document["sides"] == [{"players": ["Ana"]}, {"players": ["Ben"]}]
+    assert document["start_totals"] == [0, 0]
+    assert document["hands"][0]["tallies"][0] == tally(29, 8, big=True, aces="SH")
+    assert document["result"]["totals"] == totals(casino_match) == [11, 11]
+    assert document["result"]["status"] == "playing"
+
+
+def test_export_lists_partners_in_seat_order(user, players):
+    match = services.match_start(
+        owner=user, variant="casino", sides=[[players[0], players[2]], [players[1], players[3]]]
+    )
+    (doc,) = transfer.match_documents(user, pks=[match.pk])
+    assert doc.sides == (("Ana", "Cy"), ("Ben", "Dee"))
+
+
+def test_export_is_only_the_owners_matches(user, other_user, casino_match):
+    mallory = services.player_create(owner=other_user, name="Mo")
+    zed = services.player_create(owner=other_user, name="Zed")
+    services.match_start(owner=other_user, variant="royal", sides=[[mallory], [zed]])
+    assert [doc.sides for doc in transfer.match_documents(user)] == [(("Ana",), ("Ben",))]
+    assert len(transfer.match_documents(None)) == 2
+
+
+def test_export_queries_do_not_grow_with_matches_or_hands(user, players, django_assert_num_queries):
+    def make_match() -> None:
+        match = services.match_start(
+            owner=user, variant="casino", sides=[[players[0]], [players[1]]]
+        )
+        services.hand_record(match=match, number=1, tallies=FIRST_8)
+        services.hand_record(match=match, number=2, tallies=SECOND_8)
+
+    make_match()
+    with django_assert_num_queries(5):
+        transfer.match_documents(user)
+    for _ in range(3):
+        make_match()
+    with django_assert_num_queries(5):
+        docs = transfer.match_documents(user)
+    assert len(docs) == 4 and all(len(doc.hands) == 2 for doc in docs)
+
+
+def test_hands_csv_has_one_row_per_side_per_hand_with_counts_and_points(casino_match):
+    services.hand_record(match=casino_match, number=1, tallies=FIRST_8)
+    services.hand_record(match=casino_match, number=2, tallies=FIRST_11)
+    rows = list(csv.DictReader(io.StringIO(transfer.hands_csv(casino_match.owner))))
+    assert len(rows) == 4
+    first = rows[0]
+    assert (first["match"], first["hand"], first["side"], first["players"]) == (
+        str(casino_match.pk),
+        "1",
+        "1",
+        "Ana",
+    )
+    assert (first["cards"], first["spades"], first["big_casino"], first["aces"]) == (
+        "29",
+        "8",
+        "1",
+        "SH",
+    )
+    assert (first["cards_points"], first["points"], first["total_after"]) == ("3", "8", "8")
+    assert [row["total_after"] for row in rows] == ["8", "3", "19", "3"]
+
+
+def test_hands_csv_defuses_names_that_spreadsheets_would_run(user):
+    evil = services.player_create(owner=user, name="=HYPERLINK(1)")
+    ben = services.player_create(owner=user, name="Ben")
+    match = services.match_start(owner=user, variant="casino", sides=[[evil], [ben]])
+    services.hand_record(match=match, number=1, tallies=FIRST_8)
+    rows = list(csv.DictReader(io.StringIO(transfer.hands_csv(user))))
+    assert rows[0]["players"] == "'=HYPERLINK(1)"
+
+
+# --- import --------------------------------------------------------------------------------------
+
+
+def test_import_creates_players_match_and_hands_with_the_engines_points(user):
+    result = import_text(user, json.dumps(document([PLAIN, ALL_11])))
+    (match,) = result.matches
+    assert result.players_created == 2
+    assert match.owner == user and match.hand_count == 2
+    assert totals(match) == [19, 3]
+    first = Tally.objects.get(hand__match=match, hand__number=1, side__position=0)
+    assert (first.cards_points, first.spades_points, first.points) == (3, 1, 8)
+    assert match.first_dealer_seat == 0
+    assert list(match.hands.values_list("dealer_seat", flat=True)) == [0, 1]
+
+
+def test_import_finds_players_by_name_ignoring_case(user, players):
+    result = import_text(user, json.dumps(document(players=[["ANA"], ["ben"]])))
+    assert result.players_created == 0
+    seats = Seat.objects.filter(match=result.matches[0]).order_by("seat")
+    assert [seat.player for seat in seats] == players[:2]
+    assert Player.objects.filter(owner=user).count() == 4
+
+
+def test_import_ignores_the_result_in_the_file(user):
+    doc = document([PLAIN])
+    doc["result"] = {"totals": [21, 0], "status": "won", "winner": 0, "hands": []}
+    (match,) = import_text(user, json.dumps(doc)).matches
+    assert totals(match) == [8, 3] and match.status == Match.Status.PLAYING
+
+
+def test_import_keeps_start_totals_and_options(user):
+    doc = document([PLAIN], variant="dominican", start_totals=[12, 5], players=[["Ana"], ["Ben"]])
+    doc["rules"].update(target=21, sweeps="count", twenty_needs="most-spades")
+    (match,) = import_text(user, json.dumps(doc)).matches
+    assert (match.variant, match.sweeps, match.twenty_needs) == (
+        "dominican",
+        "count",
+        "most-spades",
+    )
+    assert list(match.sides.order_by("position").values_list("start_total", flat=True)) == [12, 5]
+    assert totals(match) == [20, 8]
+
+
+def test_import_of_a_list_is_all_or_nothing(user):
+    good = document([PLAIN])
+    bad = document([[tally(29, 8), tally(20, 5)]], players=[["Cy"], ["Dee"]])
+    before = snapshot()
+    with pytest.raises(transfer.ImportRefused) as refused:
+        import_text(user, json.dumps([good, good, bad]))
+    assert snapshot() == before
+    assert refused.value.messages[0].startswith("match 3: hand 1: ")
+
+
+def test_import_refuses_a_database_failure_and_keeps_nothing(user):
+    before = snapshot()
+    with (
+        mock.patch("scoring.transfer.services.rescore", side_effect=services.HandRefused("no")),
+        pytest.raises(transfer.ImportRefused) as refused,
+    ):
+        import_text(user, json.dumps([document([PLAIN]), document([PLAIN])]))
+    assert snapshot() == before
+    assert "could not be saved" in refused.value.messages[0]
+
+
+BAD_FILES = {
+    "not json": ("{this is not json", "not valid JSON (line 1, column 2)"),
+    "wrong format tag": (
+        json.dumps({**document(), "format": "casino-score/9"}),
+        'format must be "casino-score/1", not "casino-score/9"',
+    ),
+    "hand does not add up": (
+        json.dumps(document([PLAIN, [tally(29, 8), tally(20, 5)]])),
+        "hand 2: ",
+    ),
+    "unknown variant": (
+        json.dumps(document(variant="poker")),
+        'rules.variant: "poker" is not one of casino, royal, dominican',
+    ),
+    "empty list": ("[]", "the list holds no match"),
+}
+
+
+@pytest.mark.parametrize("name", BAD_FILES)
+def test_bad_file_is_refused_with_a_clear_message_and_nothing_saved(user, name):
+    text, message = BAD_FILES[name]
+    before = snapshot()
+    with pytest.raises(transfer.ImportRefused) as refused:
+        import_text(user, text)
+    assert any(message in line for line in refused.value.messages), refused.value.messages
+    assert snapshot() == before
+
+
+def test_hand_that_does_not_add_up_says_which_match_hand_and_what(user):
+    hands = [PLAIN, [tally(29, 8), tally(20, 5, aces="SCHD", big=True, little=True)]]
+    with pytest.raises(transfer.ImportRefused) as refused:
+        import_text(user, json.dumps([document(), document(hands)]))
+    assert "match 2: hand 2: cards add up to 49, not 52" in refused.value.messages
+
+
+# --- round trip and the shared examples ----------------------------------------------------------
+
+
+def test_round_trip_into_an_empty_account_gives_the_same_matches(
+    user, other_user, players, casino_match
+):
+    services.hand_record(match=casino_match, number=1, tallies=FIRST_8)
+    services.hand_record(match=casino_match, number=2, tallies=FIRST_11)
+    partners = services.match_start(
+        owner=user,
+        variant="dominican",
+        sides=[[players[0], players[2]], [players[1], players[3]]],
+        start_totals=[10, 12],
+    )
+    services.hand_record(match=partners, number=1, tallies=SECOND_8)
+    won = services.match_start(
+        owner=user, variant="royal", sides=[[players[3]], [players[1]]], target=11
+    )
+    services.hand_record(match=won, number=1, tallies=FIRST_11)
+    assert Match.objects.get(pk=won.pk).status == Match.Status.WON
+
+    exported = transfer.export_json(transfer.match_documents(user))
+    transfer.matches_import(owner=other_user, text=json.dumps(exported))
+    again = transfer.export_json(transfer.match_documents(other_user))
+
+    assert again == exported
+    assert [doc["result"]["status"] for doc in again] == ["playing", "playing", "won"]
+    assert Player.objects.filter(owner=other_user).count() == 4
+
+
+CASES_FILE = Path(__file__).resolve().parents[2] / "shared/cases/scoring_examples.json"
+CASES: list[dict[str, Any]] = json.loads(CASES_FILE.read_text())
+
+
+@pytest.mark.parametrize("case", CASES, ids=[case["id"] for case in CASES])
+def test_shared_example_imports_and_exports_with_the_expected_result(user, case):
+    expect = case["expect"]
+    if expect == "refused":
+        before = snapshot()
+        with pytest.raises(transfer.ImportRefused) as refused:
+            import_text(user, json.dumps(case["match"]))
+        assert all(line.startswith("hand ") for line in refused.value.messages)
+        assert snapshot() == before
+        return
+    (match,) = import_text(user, json.dumps(case["match"])).matches
+    (document,) = transfer.export_json(transfer.match_documents(user, pks=[match.pk]))
+    result = document.pop("result")
+    assert document["hands"] == case["match"]["hands"]
+    if "hands" in expect:
+        got = [{"points": h["points"], "totals": h["totals"]} for h in result["hands"]]
+        assert got == expect["hands"]
+    else:
+        assert [h["points"] for h in result["hands"]] == [expect["points"]]
+    assert result["totals"] == expect["totals"] == totals(match)
+    assert result["status"] == expect["status"] == match.status
+    assert result["winner"] == expect["winner"] == match.winner_position
+
+
+def test_import_matches_names_ignoring_case_beyond_ascii(user):
+    emile = services.player_create(owner=user, name="Émile")
+    result = import_text(user, json.dumps(document(players=[["ÉMILE"], ["Zoë"]])))
+    assert result.players_created == 1
+    assert Seat.objects.get(match=result.matches[0], side__position=0).player == emile

@@ -1,0 +1,217 @@
+"""Export (JSON, CSV) and import (JSON upload) from the web."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+
+import pytest
+from django.core.files.uploadedfile import SimpleUploadedFile
+from django.urls import reverse
+from helpers import FIRST_8, FIRST_11
+from test_transfer import PLAIN, document, snapshot, tally
+
+from scoring import services, transfer
+from scoring.models import Match
+
+pytestmark = pytest.mark.django_db
+HX = {"HX-Request": "true"}
+IMPORT = reverse("scoring:match-import")
+
+
+def _url(name, *args):
+    return reverse(f"scoring:{name}", args=args)
+
+
+def upload(content: str | bytes | object, name: str = "matches.json") -> SimpleUploadedFile:
+    if not isinstance(content, str | bytes):
+        content = json.dumps(content)
+    data = content.encode() if isinstance(content, str) else content
+    return SimpleUploadedFile(name, data, content_type="application/json")
+
+
+@pytest.fixture
+def played(casino_match: Match) -> Match:
+    services.hand_record(match=casino_match, number=1, tallies=FIRST_8)
+    services.hand_record(match=casino_match, number=2, tallies=FIRST_11)
+    return casino_match
+
+
+@pytest.fixture
+def others_match(other_user) -> Match:
+    mo, zed = (services.player_create(owner=other_user, name=name) for name in ("Mo", "Zed"))
+    return services.match_start(owner=other_user, variant="royal", sides=[[mo], [zed]])
+
+
+# --- export --------------------------------------------------------------------------------------
+
+
+def test_export_all_downloads_my_matches_as_a_json_list(user_client, played, others_match):
+    response = user_client.get(_url("export-all"))
+    assert response.status_code == 200 and response["Content-Type"] == "application/json"
+    assert response["Content-Disposition"].startswith('attachment; filename="casino-matches-')
+    (only,) = json.loads(response.content)
+    assert only["sides"] == [{"players": ["Ana"]}, {"players": ["Ben"]}]
+    assert only["result"]["totals"] == [19, 3]
+
+
+def test_export_one_match_is_one_document(user_client, played):
+    response = user_client.get(_url("export-match", played.pk))
+    document_out = json.loads(response.content)
+    assert response["Content-Disposition"] == (
+        f'attachment; filename="casino-match-{played.pk}.json"'
+    )
+    assert document_out["format"] == "casino-score/1" and len(document_out["hands"]) == 2
+
+
+def test_export_hands_csv_has_a_row_per_side_per_hand(user_client, played, others_match):
+    response = user_client.get(_url("export-hands"))
+    assert response["Content-Type"] == "text/csv; charset=utf-8"
+    rows = list(csv.DictReader(io.StringIO(response.content.decode())))
+    assert [(row["hand"], row["side"], row["points"]) for row in rows] == [
+        ("1", "1", "8"),
+        ("1", "2", "3"),
+        ("2", "1", "11"),
+        ("2", "2", "0"),
+    ]
+    one = user_client.get(_url("export-match-hands", played.pk)).content.decode()
+    assert one == response.content.decode()
+
+
+def test_another_users_match_is_not_exportable(user_client, others_match):
+    assert user_client.get(_url("export-match", others_match.pk)).status_code == 404
+    assert user_client.get(_url("export-match-hands", others_match.pk)).status_code == 404
+    assert json.loads(user_client.get(_url("export-all")).content) == []
+    assert "Mo" not in user_client.get(_url("export-hands")).content.decode()
+
+
+def test_export_needs_login(client, played):
+    for url in (_url("export-all"), _url("export-match", played.pk), _url("export-hands")):
+        assert client.get(url).status_code == 302
+
+
+def test_export_refuses_post(user_client, played):
+    assert user_client.post(_url("export-all")).status_code == 405
+    assert user_client.post(_url("export-match", played.pk)).status_code == 405
+    assert user_client.post(_url("export-match-hands", played.pk)).status_code == 405
+
+
+def test_match_list_links_to_export_and_import(user_client, played):
+    body = user_client.get(_url("match-list")).content.decode()
+    assert _url("export-all") in body and _url("export-hands") in body and IMPORT in body
+
+
+# --- import --------------------------------------------------------------------------------------
+
+
+def test_import_page_has_a_labelled_file_field(user_client):
+    body = user_client.get(IMPORT).content.decode()
+    assert '<label for="id_file">' in body and 'type="file"' in body
+    assert 'enctype="multipart/form-data"' in body and f'action="{IMPORT}"' in body
+
+
+def test_import_needs_login(client):
+    assert client.get(IMPORT).status_code == 302
+    assert client.post(IMPORT, {"file": upload(document())}).status_code == 302
+    assert not Match.objects.exists()
+
+
+def test_import_refuses_other_methods(user_client):
+    assert user_client.put(IMPORT).status_code == 405
+    assert user_client.delete(IMPORT).status_code == 405
+
+
+def test_plain_import_saves_and_redirects_with_a_message(user_client, user):
+    response = user_client.post(IMPORT, {"file": upload([document(), document()])}, follow=True)
+    assert response.redirect_chain[-1][0] == _url("match-list")
+    assert "2 matches imported." in response.content.decode()
+    assert Match.objects.filter(owner=user).count() == 2
+
+
+def test_importing_one_match_opens_it(user_client, user):
+    response = user_client.post(IMPORT, {"file": upload(document())})
+    match = Match.objects.get(owner=user)
+    assert response.status_code == 302 and response["Location"] == match.get_absolute_url()
+
+
+def test_htmx_import_redirects_the_browser(user_client, user):
+    response = user_client.post(IMPORT, {"file": upload(document())}, headers=HX)
+    assert response.status_code == 200
+    assert response["HX-Redirect"] == Match.objects.get(owner=user).get_absolute_url()
+
+
+def test_imported_matches_belong_to_the_uploader(user_client, user, other_user):
+    user_client.post(IMPORT, {"file": upload(document())})
+    assert not Match.objects.filter(owner=other_user).exists()
+    assert Match.objects.get().owner == user
+
+
+BAD_UPLOADS = {
+    "not json": (b"<html>not json</html>", "the file is not valid JSON (line 1, column 1)"),
+    "wrong format tag": (
+        {**document(), "format": "casino/0"},
+        "format must be &quot;casino-score/1&quot;, not &quot;casino/0&quot;",
+    ),
+    "hand does not add up": (
+        [document(), document([PLAIN, [tally(29, 8), tally(20, 5)]])],
+        "match 2: hand 2: cards add up to 49, not 52",
+    ),
+    "too large": (
+        b" " * (transfer.MAX_IMPORT_BYTES + 1),
+        "This file is larger than 2.0\xa0MB, the most that can be imported at once.",
+    ),
+    "unknown variant": (
+        document(variant="gin"),
+        "rules.variant: &quot;gin&quot; is not one of casino, royal, dominican",
+    ),
+    "not text": (b"\xff\xfe\x00\x01binary", "This file is not text (UTF-8)"),
+}
+
+
+@pytest.mark.parametrize("name", BAD_UPLOADS)
+def test_bad_upload_is_refused_with_a_clear_message_and_nothing_saved(user_client, name):
+    content, message = BAD_UPLOADS[name]
+    before = snapshot()
+    response = user_client.post(IMPORT, {"file": upload(content)})
+    body = response.content.decode()
+    assert response.status_code == 200
+    assert message in body, body
+    assert snapshot() == before
+
+
+def test_refused_import_lists_every_problem_and_says_nothing_was_imported(user_client):
+    bad = [document([[tally(29, 8), tally(20, 5)]]), document(variant="gin")]
+    body = user_client.post(IMPORT, {"file": upload(bad)}).content.decode()
+    assert "Nothing was imported." in body and 'role="alert"' in body
+    assert "match 1: hand 1: cards add up to 49, not 52" in body
+    assert "match 2: rules.variant" in body
+    assert not Match.objects.exists()
+
+
+def test_htmx_refused_import_returns_the_form_fragment(user_client):
+    response = user_client.post(IMPORT, {"file": upload("nope")}, headers=HX)
+    body = response.content.decode()
+    assert response.status_code == 200 and body.lstrip().startswith('<div id="import"')
+    assert "not valid JSON" in body
+
+
+def test_long_problem_lists_are_cut_short(user_client):
+    # One problem per match: the second side's cards are 3 short.
+    short = [tally(29, 8, big=True, aces="SH"), tally(20, 5, little=True, aces="CD")]
+    bad = [document([short]) for _ in range(60)]
+    body = user_client.post(IMPORT, {"file": upload(bad)}).content.decode()
+    assert "match 50: hand 1" in body and "match 51: hand 1" not in body
+    assert "and 10 more problems." in body
+
+
+def test_upload_without_a_file_asks_for_one(user_client):
+    response = user_client.post(IMPORT, {})
+    assert response.status_code == 200 and "This field is required." in response.content.decode()
+
+
+def test_web_round_trip_into_an_empty_account(client, user_client, played, other_user):
+    exported = user_client.get(_url("export-all")).content
+    client.force_login(other_user)
+    client.post(IMPORT, {"file": upload(exported)})
+    assert json.loads(client.get(_url("export-all")).content) == json.loads(exported)
