@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.conf import settings
 from django.db import models
 from django.db.models.functions import Lower
@@ -22,6 +24,8 @@ class Player(models.Model):
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="players"
     )
     name = models.CharField(_("name"), max_length=60)
+    # casefold() of the name: SQLite's LOWER() only folds ASCII, and "Аня" and "аня" are one player.
+    name_key = models.CharField(max_length=60, editable=False, default="")
     created_at = models.DateTimeField(_("created"), auto_now_add=True)
     # Current skill rating (openskill Plackett-Luce), kept by services from the rated history.
     rating_mu = models.FloatField(_("rating mean"), default=DEFAULT_MU)
@@ -34,11 +38,24 @@ class Player(models.Model):
         verbose_name_plural = _("players")
         ordering = [Lower("name")]
         constraints = [
-            models.UniqueConstraint("owner", Lower("name"), name="player_name_unique_per_owner_ci"),
+            models.UniqueConstraint(
+                fields=["owner", "name_key"], name="player_name_unique_per_owner"
+            ),
         ]
 
     def __str__(self) -> str:
         return self.name
+
+    def save(self, *args: Any, **kwargs: Any) -> None:
+        self.name_key = name_key(self.name)
+        if kwargs.get("update_fields") and "name" in kwargs["update_fields"]:
+            kwargs["update_fields"] = {*kwargs["update_fields"], "name_key"}
+        super().save(*args, **kwargs)
+
+
+def name_key(name: str) -> str:
+    """How player names are compared: trimmed and case-folded (any script)."""
+    return name.strip().casefold()
 
 
 class Match(models.Model):
@@ -146,8 +163,8 @@ class Side(models.Model):
 
     match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="sides")
     position = models.PositiveSmallIntegerField(_("position"))
-    start_total = models.PositiveSmallIntegerField(_("start total"), default=0)
-    total = models.PositiveSmallIntegerField(_("total"), default=0)
+    start_total = models.PositiveIntegerField(_("start total"), default=0)
+    total = models.PositiveIntegerField(_("total"), default=0)
     # Sweeps tallied on the server while the hand is being played, so a reload or a second
     # phone sees them; cleared when the hand is recorded.
     pending_sweeps = models.PositiveSmallIntegerField(_("sweeps this hand"), default=0)
@@ -223,7 +240,7 @@ class Tally(models.Model):
     aces_points = models.PositiveSmallIntegerField(default=0)
     sweeps_points = models.PositiveSmallIntegerField(default=0)
     points = models.PositiveSmallIntegerField(_("points"), default=0)
-    total_after = models.PositiveSmallIntegerField(_("total after the hand"), default=0)
+    total_after = models.PositiveIntegerField(_("total after the hand"), default=0)
 
     class Meta:
         verbose_name = _("tally")

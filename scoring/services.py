@@ -15,7 +15,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from scoring import rating, rules, selectors
-from scoring.models import Hand, Match, Player, PlayerRating, Seat, Side, Tally
+from scoring.models import Hand, Match, Player, PlayerRating, Seat, Side, Tally, name_key
 
 
 class HandRefused(ValidationError):
@@ -31,7 +31,7 @@ class HandRecorded:
 def player_create(*, owner: AbstractBaseUser, name: str) -> Player:
     """Add a player to the owner's roster; the name must be new (ignoring case)."""
     name = name.strip()
-    if Player.objects.filter(owner=owner, name__iexact=name).exists():
+    if Player.objects.filter(owner=owner, name_key=name_key(name)).exists():
         raise ValidationError(_("You already have a player called %(name)s.") % {"name": name})
     return Player.objects.create(owner=owner, name=name)
 
@@ -39,13 +39,13 @@ def player_create(*, owner: AbstractBaseUser, name: str) -> Player:
 def player_get_or_create(*, owner: AbstractBaseUser, name: str) -> Player:
     """The owner's player of that name (ignoring case), created if new."""
     name = name.strip()
-    player = Player.objects.filter(owner=owner, name__iexact=name).first()
+    player = Player.objects.filter(owner=owner, name_key=name_key(name)).first()
     if player is None:
         try:
             with transaction.atomic():
                 player = Player.objects.create(owner=owner, name=name)
         except IntegrityError:  # created by a concurrent request
-            player = Player.objects.get(owner=owner, name__iexact=name)
+            player = Player.objects.get(owner=owner, name_key=name_key(name))
     return player
 
 
@@ -429,7 +429,8 @@ def ratings_recompute(*, owner: AbstractBaseUser) -> None:
 def player_rename(*, player: Player, name: str) -> Player:
     """Rename a player; the new name must not belong to another of the owner's players."""
     name = name.strip()
-    clash = Player.objects.filter(owner_id=player.owner_id, name__iexact=name).exclude(pk=player.pk)
+    clash = Player.objects.filter(owner_id=player.owner_id, name_key=name_key(name))
+    clash = clash.exclude(pk=player.pk)
     if clash.exists():
         raise ValidationError(_("You already have a player called %(name)s.") % {"name": name})
     player.name = name

@@ -234,3 +234,13 @@ def test_concurrent_submissions_of_one_hand_record_it_once(user, players, second
         assert others == [False]
     else:
         assert len(others) == 1 and isinstance(others[0], services.HandRefused)
+
+
+def test_player_names_unique_ignoring_case_in_any_script(user):
+    services.player_create(owner=user, name="Аня")
+    with pytest.raises(services.ValidationError):
+        services.player_create(owner=user, name="АНЯ")
+    assert services.player_get_or_create(owner=user, name="аня").name == "Аня"
+    assert services.player_get_or_create(owner=user, name="ÉMILE").name == "ÉMILE"
+    assert services.player_get_or_create(owner=user, name="émile").name == "ÉMILE"
+    assert Player.objects.filter(owner=user).count() == 2
