@@ -2,7 +2,8 @@
 
 Seeds `--matches` random matches for a bench user (once: a database that already has them is
 reused), then prints the median time of several requests per page through Django's test client,
-next to the health check's time as the floor. Run it on a database of its own (make bench-pages).
+next to the floor: the home page, the lightest page that renders the site's template for a
+signed-in user (session, user, template). The bare health check is printed too. Run it on a database of its own (make bench-pages).
 """
 
 import statistics
@@ -42,12 +43,15 @@ class Command(BaseCommand):
         client = Client()
         client.force_login(owner)
         busiest = (
-            Player.objects.filter(owner=owner).annotate(seats=Count("seats")).order_by("-seats")[:2]
+            Player.objects.filter(owner=owner)
+            .annotate(seat_count=Count("seats"))
+            .order_by("-seat_count")[:2]
         )
         first, second = list(busiest)
         match = Match.objects.filter(owner=owner, status=Match.Status.WON).first()
         pages = [
-            ("floor: health check", reverse("healthz")),
+            ("floor: home page", reverse("scoring:home")),
+            ("health check (no template)", reverse("healthz")),
             ("history", reverse("scoring:match-list")),
             ("history, page 50", reverse("scoring:match-list") + "?page=50"),
             (
