@@ -51,6 +51,7 @@ MIDDLEWARE = [
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "scoring.middleware.AccountLanguageMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
@@ -108,7 +109,16 @@ LOGIN_REDIRECT_URL = "scoring:match-list"
 LOGOUT_REDIRECT_URL = "scoring:home"
 
 LANGUAGE_CODE = "en"
-LANGUAGES = [("en", "English")]
+# The browser's language on the first visit, then the footer's choice (cookie, and the account).
+LANGUAGES = [
+    ("en", "English"),
+    ("bg", "Български"),
+    ("es", "Español"),
+    ("ru", "Русский"),
+    ("sl", "Slovenščina"),
+    ("th", "ไทย"),
+    ("uk", "Українська"),
+]
 LOCALE_PATHS = [BASE_DIR / "locale"]
 TIME_ZONE = env_str("DJANGO_TIME_ZONE", "UTC")
 USE_I18N = True

@@ -278,3 +278,19 @@ class PlayerRating(models.Model):
 
     def __str__(self) -> str:
         return f"{self.player} {self.rating:.1f}"
+
+
+class Profile(models.Model):
+    """What a signed-in user chose for themselves (for now, the language of the app)."""
+
+    user = models.OneToOneField(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="profile"
+    )
+    language = models.CharField(_("language"), max_length=10, blank=True)
+
+    class Meta:
+        verbose_name = _("profile")
+        verbose_name_plural = _("profiles")
+
+    def __str__(self) -> str:
+        return str(self.user)

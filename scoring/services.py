@@ -13,9 +13,10 @@ from django.db.models import F
 from django.db.models.functions import Least
 from django.utils import timezone
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from scoring import rating, rules, selectors
-from scoring.models import Hand, Match, Player, PlayerRating, Seat, Side, Tally, name_key
+from scoring.models import Hand, Match, Player, PlayerRating, Profile, Seat, Side, Tally, name_key
 
 
 class HandRefused(ValidationError):
@@ -171,6 +172,17 @@ def _hand_insert(match: Match, number: int, tallies: Sequence[rules.Tally]) -> H
         hand_index=number - 1,
     )
     hand = Hand.objects.create(match=match, number=number, dealer_seat=turn.dealer_seat)
+    tallies_create(match=match, hands=[hand], tallies=[tallies])
+    match.sides.update(pending_sweeps=0)
+    rescore(match)
+    return HandRecorded(hand, created=True)
+
+
+def tallies_create(
+    *, match: Match, hands: Sequence[Hand], tallies: Sequence[Sequence[rules.Tally]]
+) -> None:
+    """Store the raw counts of `hands` (one tally per side each) in one query; `rescore`
+    derives the points."""
     sides = list(match.sides.order_by("position"))
     Tally.objects.bulk_create(
         Tally(
@@ -183,11 +195,9 @@ def _hand_insert(match: Match, number: int, tallies: Sequence[rules.Tally]) -> H
             aces=tally.aces,
             sweeps=tally.sweeps,
         )
-        for side, tally in zip(sides, tallies, strict=True)
+        for hand, hand_tallies in zip(hands, tallies, strict=True)
+        for side, tally in zip(sides, hand_tallies, strict=True)
     )
-    match.sides.update(pending_sweeps=0)
-    rescore(match)
-    return HandRecorded(hand, created=True)
 
 
 @transaction.atomic
@@ -449,8 +459,10 @@ def player_merge(*, source: Player, target: Player) -> Player:
     shared = selectors.shared_matches(source, target)
     if shared:
         raise ValidationError(
-            _(
-                "%(source)s and %(target)s played in the same match (%(count)d): they are two people."
+            ngettext(
+                "%(source)s and %(target)s played in %(count)d match together: they are two people.",
+                "%(source)s and %(target)s played in %(count)d matches together: they are two people.",
+                len(shared),
             )
             % {"source": source.name, "target": target.name, "count": len(shared)}
         )
@@ -471,3 +483,8 @@ DERIVED_TALLY_FIELDS = (
     "points",
     "total_after",
 )
+
+
+def profile_language_set(*, user: AbstractBaseUser, language: str) -> None:
+    """Remember the user's language on their account (used on every device they sign in on)."""
+    Profile.objects.update_or_create(user=user, defaults={"language": language})

@@ -292,18 +292,4 @@ def _hands_insert(match: Match, hands: Sequence[Sequence[rules.Tally]]) -> None:
         )
         for index in range(len(hands))
     )
-    sides = list(match.sides.order_by("position"))
-    Tally.objects.bulk_create(
-        Tally(
-            hand=hand,
-            side=side,
-            cards=tally.cards,
-            spades=tally.spades,
-            big_casino=tally.big_casino,
-            little_casino=tally.little_casino,
-            aces=tally.aces,
-            sweeps=tally.sweeps,
-        )
-        for hand, tallies in zip(rows, hands, strict=True)
-        for side, tally in zip(sides, tallies, strict=True)
-    )
+    services.tallies_create(match=match, hands=rows, tallies=hands)

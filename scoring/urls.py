@@ -1,7 +1,7 @@
 from django.urls import path
 
 from scoring.urls_sharing import urlpatterns as sharing_urlpatterns
-from scoring.views import history
+from scoring.views import history, pages
 from scoring.views import matches as views
 
 app_name = "scoring"
@@ -9,6 +9,9 @@ app_name = "scoring"
 urlpatterns = [
     path("", views.home, name="home"),
     path("signup/", views.signup, name="signup"),
+    path("rules/", pages.rules_page, name="rules"),
+    path("rules/<str:variant>/", pages.rules_page, name="rules-variant"),
+    path("language/", pages.language_set, name="language"),
     path("players/", views.player_list, name="player-list"),
     path("matches/", history.match_list, name="match-list"),
     path("matches/<int:pk>/sheet/", history.match_sheet, name="match-sheet"),
