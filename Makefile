@@ -4,7 +4,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: run test lint format bench-rules install clean
+.PHONY: run serve test lint format bench-rules bench-pages bench-load install clean
 
 $(STAMP): pyproject.toml
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -18,9 +18,20 @@ run: $(STAMP)
 	$(PY) manage.py migrate --noinput
 	$(PY) manage.py runserver 127.0.0.1:8000
 
+# Production mode: gunicorn, WhiteNoise serving the compressed, hashed static files. Needs
+# DJANGO_SECRET_KEY and DJANGO_ALLOWED_HOSTS; SQLite or DATABASE_URL (docs/DEPLOY.md).
+SERVE_BIND ?= 127.0.0.1:8000
+serve: export DJANGO_DEBUG = False
+serve: $(STAMP)
+	$(PY) manage.py check --deploy
+	$(PY) manage.py collectstatic --noinput --verbosity 0
+	$(PY) manage.py migrate --noinput
+	$(VENV)/bin/gunicorn casino_site.wsgi --config scripts/gunicorn.conf.py --bind $(SERVE_BIND)
+
 test: $(STAMP)
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
+	$(PY) manage.py makemigrations --check --dry-run
 	$(PY) -m pytest
 
 format: $(STAMP)
@@ -29,6 +40,17 @@ format: $(STAMP)
 
 bench-rules: $(STAMP)
 	$(PY) manage.py bench_rules
+
+# gunicorn on a free loopback port under wrk: scoreboard reads and hand writes mixed, for 20 s.
+bench-load: $(STAMP)
+	command -v wrk >/dev/null || { apt-get update -qq && apt-get install -y -qq wrk; }
+	$(PY) scripts/bench_load.py
+
+# Seeds 10,000 matches into a database of its own (kept for the next run), then times the pages.
+BENCH_DB ?= sqlite:///$(CURDIR)/bench_pages.sqlite3
+bench-pages: $(STAMP)
+	DATABASE_URL=$(BENCH_DB) $(PY) manage.py migrate --noinput -v0
+	DATABASE_URL=$(BENCH_DB) $(PY) manage.py bench_pages
 
 clean:
 	rm -rf $(VENV) .pytest_cache .ruff_cache .hypothesis

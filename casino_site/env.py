@@ -1,6 +1,7 @@
 """Strict readers for DJANGO_* environment variables: junk raises instead of being guessed."""
 
 import os
+import re
 from collections.abc import Mapping
 
 from django.core.exceptions import ImproperlyConfigured
@@ -44,3 +45,16 @@ def env_list(name: str, default: list[str], environ: Mapping[str, str] = os.envi
     if raw is None or raw.strip() == "":
         return default
     return [item.strip() for item in raw.split(",") if item.strip()]
+
+
+def env_header(name: str, environ: Mapping[str, str] = os.environ) -> tuple[str, str] | None:
+    """Read "Header-Name: value" (as a proxy sends it) into Django's ("HTTP_HEADER_NAME", "value")
+    form, for SECURE_PROXY_SSL_HEADER; unset gives None, anything else is an error."""
+    raw = environ.get(name)
+    if raw is None or raw.strip() == "":
+        return None
+    header, colon, value = raw.partition(":")
+    header, value = header.strip(), value.strip()
+    if not colon or not value or not re.fullmatch(r"[A-Za-z0-9-]+", header):
+        raise ImproperlyConfigured(f"{name} must look like 'X-Forwarded-Proto: https', not {raw!r}")
+    return "HTTP_" + header.upper().replace("-", "_"), value

@@ -1,16 +1,21 @@
 """Settings for the Casino score keeper, read from DJANGO_* environment variables.
 
 With nothing set the project runs in development mode on SQLite (db.sqlite3). Production mode
-(DJANGO_DEBUG=False) refuses to start without DJANGO_SECRET_KEY and DJANGO_ALLOWED_HOSTS.
+(DJANGO_DEBUG=False) refuses to start without DJANGO_SECRET_KEY and DJANGO_ALLOWED_HOSTS, and turns
+on HTTPS-only cookies, HSTS and the redirect to HTTPS (docs/DEPLOY.md lists every variable).
 """
 
 import os
+from datetime import timedelta
 from pathlib import Path
 
 import dj_database_url
+from csp.constants import NONE, SELF
 from django.core.exceptions import ImproperlyConfigured
+from django.http import HttpRequest
+from django.utils.translation import gettext_lazy
 
-from casino_site.env import env_bool, env_list, env_str
+from casino_site.env import env_bool, env_header, env_int, env_list, env_str
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
@@ -40,11 +45,14 @@ INSTALLED_APPS = [
     "django.contrib.staticfiles",
     "django_htmx",
     "template_partials",
+    "csp",
+    "axes",
     "scoring",
 ]
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    "csp.middleware.CSPMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
@@ -55,6 +63,8 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
+    # Last, as django-axes asks: it turns a locked-out login into its 429 response.
+    "axes.middleware.AxesMiddleware",
 ]
 
 ROOT_URLCONF = "casino_site.urls"
@@ -97,6 +107,19 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
+# Several app servers may share one database (docs/DEPLOY.md), so nothing lives in a process
+# between requests: sessions and login failures are in the database, messages in the session.
+# No cache either: a per-process one would differ between servers. Add a shared one before
+# caching anything.
+CACHES = {"default": {"BACKEND": "django.core.cache.backends.dummy.DummyCache"}}
+
+# django-axes first: it refuses a locked-out login before the password is even checked.
+# With two backends, code that logs a user in without authenticate() must name the backend.
+AUTHENTICATION_BACKENDS = [
+    "axes.backends.AxesStandaloneBackend",
+    "django.contrib.auth.backends.ModelBackend",
+]
+
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
     {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
@@ -125,7 +148,7 @@ USE_I18N = True
 USE_TZ = True
 
 STATIC_URL = "static/"
-STATIC_ROOT = BASE_DIR / "staticfiles"
+STATIC_ROOT = Path(env_str("DJANGO_STATIC_ROOT", str(BASE_DIR / "staticfiles")))
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
     "staticfiles": {
@@ -137,7 +160,65 @@ STORAGES = {
     },
 }
 
+# --- HTTPS and headers -------------------------------------------------------------------------
+# Behind a proxy that ends TLS, set DJANGO_SECURE_PROXY_SSL_HEADER="X-Forwarded-Proto: https" (only
+# if the proxy always sets or overwrites that header), or the redirect to HTTPS never ends.
+SECURE_PROXY_SSL_HEADER = env_header("DJANGO_SECURE_PROXY_SSL_HEADER")
+SECURE_SSL_REDIRECT = env_bool("DJANGO_SECURE_SSL_REDIRECT", not DEBUG)
+SECURE_HSTS_SECONDS = env_int("DJANGO_SECURE_HSTS_SECONDS", 0 if DEBUG else 31_536_000)
+SECURE_HSTS_INCLUDE_SUBDOMAINS = env_bool("DJANGO_SECURE_HSTS_INCLUDE_SUBDOMAINS", not DEBUG)
+SECURE_HSTS_PRELOAD = env_bool("DJANGO_SECURE_HSTS_PRELOAD", not DEBUG)
 SECURE_CONTENT_TYPE_NOSNIFF = True
 X_FRAME_OPTIONS = "DENY"
 SESSION_COOKIE_SECURE = not DEBUG
 CSRF_COOKIE_SECURE = not DEBUG
+
+# No inline script or style anywhere: JavaScript and CSS come only from static files (htmx from
+# django-htmx's; its indicator <style> is turned off by the htmx-config meta in base.html).
+CONTENT_SECURITY_POLICY = {
+    "DIRECTIVES": {
+        "default-src": [SELF],
+        "script-src": [SELF],
+        "style-src": [SELF],
+        "img-src": [SELF, "data:"],
+        "connect-src": [SELF],
+        "form-action": [SELF],
+        "frame-ancestors": [NONE],
+        "base-uri": [NONE],
+        "object-src": [NONE],
+    },
+}
+
+# --- Login throttling (django-axes) ----------------------------------------------------------
+# Failures are counted in the database, so several app servers share them. A lock is per
+# username and client address, so a guesser elsewhere cannot lock a player out.
+AXES_FAILURE_LIMIT = env_int("DJANGO_AXES_FAILURE_LIMIT", 5)
+AXES_COOLOFF_TIME = timedelta(minutes=env_int("DJANGO_AXES_COOLOFF_MINUTES", 15))
+AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
+AXES_RESET_ON_SUCCESS = True
+AXES_COOLOFF_MESSAGE = gettext_lazy("Too many failed logins: try again in a few minutes.")
+# Behind N proxies REMOTE_ADDR is the nearest proxy; the client is then the Nth address from the
+# right of X-Forwarded-For (each proxy appends the address the request came from).
+TRUSTED_PROXY_COUNT = env_int("DJANGO_TRUSTED_PROXY_COUNT", 0)
+
+
+def client_ip(request: HttpRequest) -> str | None:
+    """The client's address as seen through DJANGO_TRUSTED_PROXY_COUNT proxies."""
+    forwarded = request.META.get("HTTP_X_FORWARDED_FOR", "").split(",")
+    addresses = [address.strip() for address in forwarded if address.strip()]
+    if TRUSTED_PROXY_COUNT and len(addresses) >= TRUSTED_PROXY_COUNT:
+        return addresses[-TRUSTED_PROXY_COUNT]
+    return request.META.get("REMOTE_ADDR")
+
+
+AXES_CLIENT_IP_CALLABLE = client_ip
+
+# Errors go to standard error (gunicorn passes it on), in production too, where Django's default
+# would only e-mail them to ADMINS.
+LOGGING = {
+    "version": 1,
+    "disable_existing_loggers": False,
+    "formatters": {"plain": {"format": "%(asctime)s %(levelname)s %(name)s: %(message)s"}},
+    "handlers": {"stderr": {"class": "logging.StreamHandler", "formatter": "plain"}},
+    "root": {"handlers": ["stderr"], "level": env_str("DJANGO_LOG_LEVEL", "WARNING")},
+}

@@ -39,3 +39,10 @@ def casino_match(user, players):
     from scoring import services
 
     return services.match_start(owner=user, variant="casino", sides=[[players[0]], [players[1]]])
+
+
+@pytest.fixture(autouse=True)
+def fast_password_hashing(settings):
+    """Tests create many users; the production hasher is slow on purpose (a quarter of a second
+    a password here). The login tests (throttling included) work the same with a fast one."""
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]

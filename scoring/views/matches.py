@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import logging
 from typing import Any
 
 from django.contrib import messages
 from django.contrib.auth import login
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import ValidationError
+from django.db import DatabaseError
 from django.http import HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
@@ -18,6 +20,8 @@ from scoring import selectors, services
 from scoring.forms import HandForm, MatchForm, PlayerForm, SignupForm
 from scoring.models import Match
 from scoring.views.common import HtmxHttpRequest, partial_template
+
+logger = logging.getLogger(__name__)
 
 
 @require_GET
@@ -30,7 +34,8 @@ def signup(request: HtmxHttpRequest) -> HttpResponse:
     form = SignupForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         user = form.save()
-        login(request, user)
+        # Named because django-axes adds a second backend (settings.AUTHENTICATION_BACKENDS).
+        login(request, user, backend="django.contrib.auth.backends.ModelBackend")
         return redirect("scoring:match-new")
     return render(request, "registration/signup.html", {"form": form})
 
@@ -120,6 +125,10 @@ def hand_create(request: HtmxHttpRequest, pk: int) -> HttpResponse:
             )
         except ValidationError as error:
             form.add_error(None, error)
+        except DatabaseError:
+            # hand_record is one transaction: when it fails, none of the hand was stored.
+            logger.exception("Recording hand of match %s failed", match.pk)
+            form.add_error(None, _("Could not save the hand, nothing was stored; try again."))
         else:
             if not request.htmx:
                 return redirect(match)

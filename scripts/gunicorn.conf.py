@@ -1,0 +1,23 @@
+"""gunicorn settings for `make serve` and `make bench-load` (production mode, see docs/DEPLOY.md).
+
+Each can be changed without editing this file: WEB_CONCURRENCY (worker processes),
+GUNICORN_CMD_ARGS (any other option) and FORWARDED_ALLOW_IPS (the proxies whose
+X-Forwarded-* headers gunicorn believes), as gunicorn documents them.
+"""
+
+import os
+
+# Sync workers: each handles one request at a time, so a slow client ties one up; run gunicorn
+# behind a buffering proxy (nginx, Caddy) in production, as gunicorn's documentation advises.
+workers = int(os.environ.get("WEB_CONCURRENCY", 2 * (os.cpu_count() or 1) + 1))
+worker_class = "sync"
+timeout = 30
+graceful_timeout = 10
+# Restart workers now and then, so a slow leak cannot grow without bound.
+max_requests = 2000
+max_requests_jitter = 200
+accesslog = "-"
+errorlog = "-"
+# gunicorn 27's control socket has one default path per user, which a second instance on the same
+# machine (a benchmark, a test) would take over; nothing here uses it.
+control_socket_disable = True

@@ -1,0 +1,368 @@
+"""Bad input: hypothesis throws arbitrary field values at the hand-entry view and the match-setup
+view (negative, huge, non-numeric, missing, extra fields, another user's or no match, the wrong
+hand number). Never a server error; a refused submission changes nothing in the database; an
+accepted one is stored exactly as submitted.
+
+The oracle reads a submission the way the forms document it (Django's IntegerField, ChoiceField
+and CharField rules; with two sides, side 2 gets what side 1 did not take) and leaves the deck
+arithmetic to rules.validate, which tests/test_rules.py pins down rule by rule.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from typing import Any
+from urllib.parse import urlencode
+
+from django.apps import apps
+from django.contrib.auth import get_user_model
+from django.urls import reverse
+from hypothesis import HealthCheck, event, given, settings
+from hypothesis import strategies as st
+from hypothesis.extra.django import TestCase
+from test_authorization_matrix import FIRST_8
+
+from scoring import rules, services
+from scoring.forms import SPECIAL_CARDS
+from scoring.models import Hand, Match, Player
+
+INVALID = object()
+FORM = "application/x-www-form-urlencoded"  # any field name or value survives the trip
+# In CI every run tries the same examples, so a red build can be reproduced; locally each run
+# explores new ones.
+BAD_INPUT = settings(
+    max_examples=120,
+    deadline=None,
+    derandomize=bool(os.environ.get("CI")),
+    suppress_health_check=[HealthCheck.too_slow],
+)
+JUNK = st.one_of(
+    st.sampled_from(
+        [
+            *["", " ", "7.0", "7.5", "1e3", "0x1f", "NaN", "inf", "-0", "+3", " 7 ", "٣", "1_0"],
+            *["-1", "53", "14", "25", "9" * 40, "9" * 5000, "3\x00", "<script>", "null", "[]"],
+        ]
+    ),
+    st.integers().map(str),
+    st.text(max_size=12),
+)
+EXTRA_FIELDS = st.dictionaries(st.text(min_size=1, max_size=12), st.text(max_size=12), max_size=2)
+SPADE_CARDS = 13  # the first 13 cards of the deck below are the spades, 2♠ and A♠ among them
+DECK_SPECIALS = {"2S": 0, "AS": 1, "10D": 13, "AC": 14, "AH": 15, "AD": 16}
+
+
+def snapshot() -> dict[str, list[dict[str, Any]]]:
+    """Every row of the scoring app and every user: what a refused submission must not change."""
+    tables = {
+        model.__name__: list(model.objects.order_by("pk").values())
+        for model in apps.get_app_config("scoring").get_models()
+    }
+    tables["users"] = list(get_user_model().objects.order_by("pk").values("pk", "username"))
+    return tables
+
+
+def _int(raw: str | None, low: int, high: int, required: bool) -> Any:
+    """Django's IntegerField: blank is None (or missing when required), "7.0" is 7."""
+    if raw is None or raw == "":
+        return INVALID if required else None
+    try:
+        value = int(re.sub(r"\.0*\s*$", "", raw))
+    except ValueError:
+        return INVALID
+    return value if low <= value <= high else INVALID
+
+
+def _choice(raw: str | None, choices: list[str], required: bool) -> Any:
+    """Django's ChoiceField: the exact string of a choice, or blank when not required."""
+    if raw is None or raw == "":
+        return INVALID if required else ""
+    return raw if raw in choices else INVALID
+
+
+# --- hand entry ----------------------------------------------------------------------------------
+
+
+def expected_hand(data: dict[str, str], sides: int) -> tuple[int, list[rules.Tally]] | None:
+    """(number, tallies) the hand form accepts for `data`, or None when it refuses it."""
+    two = sides == 2
+    number = _int(data.get("number"), 1, 999, True)
+    counts = []
+    for position in range(sides):
+        required = not (two and position == 1)
+        counts.append(
+            [
+                _int(data.get(f"cards_{position}"), 0, rules.PACK, required),
+                _int(data.get(f"spades_{position}"), 0, rules.SPADES, required),
+                _int(data.get(f"sweeps_{position}"), 0, rules.MAX_SWEEPS, False),
+            ]
+        )
+    positions = [str(position) for position in range(sides)]
+    holders = {card: _choice(data.get(f"card_{card}"), positions, False) for card in SPECIAL_CARDS}
+    values = [number, *(value for side in counts for value in side), *holders.values()]
+    if any(value is INVALID for value in values):
+        return None
+    if two:
+        if counts[1][0] is None:
+            counts[1][0] = rules.PACK - counts[0][0]
+        if counts[1][1] is None:
+            counts[1][1] = rules.SPADES - counts[0][1]
+    held = {
+        card: int(holder) if holder != "" else (1 if two else None)
+        for card, holder in holders.items()
+    }
+    tallies = [
+        rules.Tally.make(
+            cards=cards,
+            spades=spades,
+            big_casino=held["10D"] == position,
+            little_casino=held["2S"] == position,
+            aces=[suit for suit in rules.ACE_SUITS if held["A" + suit] == position],
+            sweeps=sweeps or 0,
+        )
+        for position, (cards, spades, sweeps) in enumerate(counts)
+    ]
+    if rules.validate(tallies, sides):
+        return None
+    return number, tallies
+
+
+def _dealt_fields(owners: list[int], sides: int) -> dict[str, str]:
+    """The form filled in from a real deal: card i of the deck went to side owners[i]."""
+    data = {}
+    for position in range(sides):
+        mine = [index for index, owner in enumerate(owners) if owner == position]
+        data[f"cards_{position}"] = str(len(mine))
+        data[f"spades_{position}"] = str(sum(index < SPADE_CARDS for index in mine))
+    for card, index in DECK_SPECIALS.items():
+        data[f"card_{card}"] = str(owners[index])
+    return data
+
+
+@st.composite
+def hand_posts(draw: st.DrawFn, sides: int, next_number: int) -> dict[str, str]:
+    owners = draw(st.lists(st.integers(0, sides - 1), min_size=52, max_size=52))
+    data = _dealt_fields(owners, sides)
+    numbers = [next_number] * 4 + [next_number - 1, next_number + 1, 0, 999]
+    data["number"] = str(draw(st.sampled_from(numbers)))
+    for position in range(sides):
+        data[f"sweeps_{position}"] = str(draw(st.integers(0, 3)))
+    if sides == 2 and draw(st.booleans()):  # the phone leaves side 2 to the deck
+        del data["cards_1"], data["spades_1"]
+        for card in SPECIAL_CARDS:
+            if data[f"card_{card}"] == "1":
+                del data[f"card_{card}"]
+    names = sorted(data)
+    for name in draw(st.lists(st.sampled_from(names), max_size=3, unique=True)):
+        if draw(st.booleans()):
+            del data[name]
+        else:
+            data[name] = draw(JUNK)
+    data.update(draw(EXTRA_FIELDS))
+    return data
+
+
+class HandEntryBadInput(TestCase):
+    @classmethod
+    def setUpTestData(cls) -> None:
+        users = get_user_model().objects
+        cls.owner = users.create_user(username="ana", password="casino-pass-1")
+        stranger = users.create_user(username="mallory", password="casino-pass-2")
+        ana, ben, cy = (
+            services.player_create(owner=cls.owner, name=n) for n in ("Ana", "Ben", "Cy")
+        )
+        cls.two = services.match_start(owner=cls.owner, variant="casino", sides=[[ana], [ben]])
+        services.hand_record(match=cls.two, number=1, tallies=FIRST_8)
+        cls.three = services.match_start(
+            owner=cls.owner, variant="royal", sides=[[ana], [ben], [cy]]
+        )
+        eve = services.player_create(owner=stranger, name="Eve")
+        dan = services.player_create(owner=stranger, name="Dan")
+        cls.strangers = services.match_start(owner=stranger, variant="casino", sides=[[eve], [dan]])
+
+    @BAD_INPUT
+    @given(
+        which=st.sampled_from(
+            ["two sides", "three sides"] * 3 + ["another user's", "no such match"]
+        ),
+        htmx=st.booleans(),
+        data=st.data(),
+    )
+    def test_hand_entry_survives_any_submission(self, which: str, htmx: bool, data: Any) -> None:
+        match = {"two sides": self.two, "three sides": self.three}.get(which, self.strangers)
+        sides = 3 if which == "three sides" else 2
+        match.refresh_from_db()
+        next_number = match.hand_count + 1
+        post = data.draw(hand_posts(sides, next_number), label="post")
+        pk = 999_999 if which == "no such match" else match.pk
+        self.client.force_login(self.owner)
+        before = snapshot()
+        response = self.client.post(
+            reverse("scoring:hand-create", args=[pk]),
+            urlencode(post),
+            content_type=FORM,
+            headers={"HX-Request": "true"} if htmx else {},
+        )
+        assert response.status_code < 500
+        if which in ("another user's", "no such match"):
+            assert response.status_code == 404
+            assert snapshot() == before
+            return
+        expected = expected_hand(post, sides)
+        if expected is None or post.get("preview") or expected[0] != next_number:
+            event("hand refused")
+            assert response.status_code == 200
+            assert snapshot() == before, "a refused hand changed the database"
+            return
+        event("hand stored")
+        assert response.status_code == (200 if htmx else 302)
+        hand = Hand.objects.get(match=match, number=next_number)
+        stored = [tally.as_rules_tally() for tally in hand.tallies.order_by("side__position")]
+        assert stored == expected[1]
+        match.refresh_from_db()
+        assert match.hand_count == next_number
+        totals = list(match.sides.order_by("position").values_list("total", flat=True))
+        hands = [
+            [t.as_rules_tally() for t in h.tallies.order_by("side__position")]
+            for h in match.hands.order_by("number")
+        ]
+        assert totals == list(rules.score_match(match.rules, hands, [0] * sides).totals)
+
+
+# --- match setup ---------------------------------------------------------------------------------
+
+LAYOUTS = {"2": (2, 1), "3": (3, 1), "4": (4, 1), "teams": (2, 2)}
+TARGETS = ["21", "11", "22", "other"]
+
+
+def expected_match(data: dict[str, str]) -> dict[str, Any] | None:
+    """What the match form accepts for `data` (seat names, options), or None when it refuses."""
+    fields = {
+        "variant": _choice(data.get("variant"), list(Match.Variant.values), True),
+        "layout": _choice(data.get("layout"), list(LAYOUTS), True),
+        "first_dealer": _choice(data.get("first_dealer"), ["0", "1", "2", "3"], True),
+        "target": _choice(data.get("target"), TARGETS, True),
+        "target_other": _int(data.get("target_other"), 1, 999, False),
+        "sweeps": _choice(data.get("sweeps"), list(Match.Sweeps.values), False),
+        "several_reach": _choice(data.get("several_reach"), list(Match.SeveralReach.values), False),
+        "scoring": _choice(data.get("scoring"), [Match.Scoring.DIFFERENCE.value], False),
+        "twenty_needs": _choice(data.get("twenty_needs"), list(Match.TwentyNeeds.values), False),
+    }
+    seats = [(data.get(f"seat_{seat}") or "").strip() for seat in range(4)]
+    starts = [_int(data.get(f"start_{position}"), 0, 998, False) for position in range(4)]
+    if any(value is INVALID for value in [*fields.values(), *starts]):
+        return None
+    if any(len(name) > 60 or "\x00" in name for name in seats):
+        return None
+    side_count, per_side = LAYOUTS[fields["layout"]]
+    names = seats[: side_count * per_side]
+    folded = [name.casefold() for name in names]
+    if "" in names or len(set(folded)) != len(folded):
+        return None
+    if int(fields["first_dealer"]) >= len(names):
+        return None
+    if fields["target"] == "other":
+        if fields["target_other"] is None:
+            return None
+        target = fields["target_other"]
+    else:
+        target = int(fields["target"])
+    if fields["scoring"] == Match.Scoring.DIFFERENCE and side_count != 2:
+        return None
+    start = [starts[position] or 0 for position in range(side_count)]
+    if any(total >= target for total in start):
+        return None
+    return {**fields, "names": names, "target": target, "start": start}
+
+
+NAME_LETTERS = st.sampled_from(list("AbZz é<>\"'&ßİi"))
+SEAT_NAMES = st.one_of(
+    # Usually four different names, as a person would type them; sometimes anything at all.
+    st.lists(
+        st.text(NAME_LETTERS, min_size=1, max_size=8).filter(str.strip),
+        min_size=4,
+        max_size=4,
+        unique_by=lambda name: name.strip().casefold(),
+    ),
+    st.lists(st.text(max_size=70), min_size=4, max_size=4),
+)
+
+
+@st.composite
+def match_posts(draw: st.DrawFn) -> dict[str, str]:
+    layout = draw(st.sampled_from(list(LAYOUTS)))
+    seat_count = LAYOUTS[layout][0] * LAYOUTS[layout][1]
+    options = {
+        "variant": st.sampled_from(list(Match.Variant.values)),
+        "first_dealer": st.integers(0, seat_count).map(str),
+        "target": st.sampled_from(TARGETS),
+        "target_other": st.one_of(st.integers(13, 999), st.integers(1, 12)).map(str),
+        "sweeps": st.sampled_from(["", *Match.Sweeps.values]),
+        "several_reach": st.sampled_from(["", *Match.SeveralReach.values]),
+        "scoring": st.sampled_from(["", Match.Scoring.DIFFERENCE.value]),
+        "twenty_needs": st.sampled_from(["", *Match.TwentyNeeds.values]),
+    }
+    data = {"layout": layout} | {name: draw(strategy) for name, strategy in options.items()}
+    names = draw(SEAT_NAMES)
+    for seat in range(seat_count):
+        data[f"seat_{seat}"] = names[seat]
+    for position in range(4):
+        data[f"start_{position}"] = str(draw(st.integers(0, 12)))
+    for name in draw(st.lists(st.sampled_from(sorted(data)), max_size=2, unique=True)):
+        if draw(st.booleans()):
+            del data[name]
+        else:
+            data[name] = draw(JUNK)
+    data.update(draw(EXTRA_FIELDS))
+    return data
+
+
+class MatchSetupBadInput(TestCase):
+    @classmethod
+    def setUpTestData(cls) -> None:
+        users = get_user_model().objects
+        cls.owner = users.create_user(username="ana", password="casino-pass-1")
+
+    @BAD_INPUT
+    @given(post=match_posts())
+    def test_match_setup_survives_any_submission(self, post: dict[str, str]) -> None:
+        self.client.force_login(self.owner)
+        before = snapshot()
+        response = self.client.post(
+            reverse("scoring:match-new"), urlencode(post), content_type=FORM
+        )
+        assert response.status_code < 500
+        expected = expected_match(post)
+        if expected is None:
+            event("match refused")
+            assert response.status_code == 200
+            assert snapshot() == before, "a refused match changed the database"
+            return
+        event("match stored")
+        match = Match.objects.get(owner=self.owner)
+        assert response.status_code == 302 and response["Location"] == match.get_absolute_url()
+        made = rules.Rules.make(
+            expected["variant"],
+            target=expected["target"],
+            sweeps=expected["sweeps"] or None,
+            several_reach=expected["several_reach"] or None,
+            scoring=expected["scoring"] or None,
+            twenty_needs=expected["twenty_needs"] or None,
+        )
+        assert (match.variant, match.layout, match.target) == (
+            expected["variant"],
+            expected["layout"],
+            expected["target"],
+        )
+        assert (match.sweeps, match.several_reach, match.scoring, match.twenty_needs) == (
+            made.sweeps,
+            made.several_reach,
+            made.scoring,
+            made.twenty_needs,
+        )
+        assert match.first_dealer_seat == int(expected["first_dealer"])
+        seats = match.seats.select_related("player").order_by("seat")
+        assert [seat.player.name for seat in seats] == expected["names"]
+        assert Player.objects.filter(owner=self.owner).count() == len(expected["names"])
+        starts = list(match.sides.order_by("position").values_list("start_total", flat=True))
+        assert starts == expected["start"]
