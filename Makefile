@@ -4,7 +4,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: run serve test lint format bench-rules bench-pages bench-load install clean
+.PHONY: messages screenshots run serve test lint format bench-rules bench-pages bench-load install clean
 
 $(STAMP): pyproject.toml
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -33,6 +33,17 @@ test: $(STAMP)
 	$(VENV)/bin/ruff format --check .
 	$(PY) manage.py makemigrations --check --dry-run
 	$(PY) -m pytest
+
+# Refresh the catalogues after changing texts (needs Debian's gettext), translate what is new
+# in locale/*/LC_MESSAGES/django.po, then compile; the compiled .mo files are committed.
+LOCALES := bg es ru sl th uk
+messages: $(STAMP)
+	$(PY) manage.py makemessages $(addprefix -l ,$(LOCALES)) --no-location --ignore=.venv --ignore=tests --ignore=scripts --ignore=staticfiles
+	$(PY) manage.py compilemessages --ignore=.venv
+
+# Retake the README's screenshots (the browser tests save them to docs/screenshots).
+screenshots: $(STAMP)
+	UPDATE_SCREENSHOTS=1 $(PY) -m pytest tests/browser -q
 
 format: $(STAMP)
 	$(VENV)/bin/ruff check --fix .

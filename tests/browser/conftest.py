@@ -150,10 +150,14 @@ def enter_hand() -> Callable[..., None]:
 
 
 @pytest.fixture
-def screenshot() -> Callable[..., Path]:
+def screenshot(tmp_path: Path) -> Callable[..., Path]:
+    """Screenshots go to docs/screenshots only with UPDATE_SCREENSHOTS=1 (make screenshots), so
+    an ordinary test run leaves the work tree as it was."""
+    folder = SCREENSHOTS if os.environ.get("UPDATE_SCREENSHOTS") == "1" else tmp_path
+
     def take(page: Any, name: str, *, full_page: bool = True) -> Path:
-        SCREENSHOTS.mkdir(parents=True, exist_ok=True)
-        path = SCREENSHOTS / name
+        folder.mkdir(parents=True, exist_ok=True)
+        path = folder / name
         page.screenshot(path=str(path), full_page=full_page, animations="disabled")
         return path
 
