@@ -9,54 +9,27 @@ from typing import Any
 from urllib.parse import urlencode
 
 import segno
-from django import forms
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.core.exceptions import ValidationError
-from django.core.files.uploadedfile import UploadedFile
 from django.http import Http404, HttpResponse
 from django.shortcuts import redirect, render
-from django.template.defaultfilters import filesizeformat
 from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import timezone
-from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy, ngettext
+from django.utils.translation import ngettext
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 from django.views.decorators.vary import vary_on_headers
 from django_htmx.http import HttpResponseClientRedirect
 
 from scoring import selectors, transfer
+from scoring.forms import ImportForm
 from scoring.models import Match
 from scoring.views.common import HtmxHttpRequest, partial_template
 
 SHARE_TEMPLATE = "scoring/share.html"
 IMPORT_TEMPLATE = "scoring/import.html"
 MAX_PROBLEMS_SHOWN = 50
-
-
-class ImportForm(forms.Form):
-    file = forms.FileField(
-        label=gettext_lazy("Match file (JSON)"),
-        help_text=gettext_lazy("A file exported from this app, or written by hand. Up to 2 MB."),
-        widget=forms.FileInput(attrs={"accept": ".json,application/json"}),
-    )
-
-    def clean_file(self) -> str:
-        """The file's text; too large or not text is refused before any JSON is read."""
-        upload: UploadedFile = self.cleaned_data["file"]
-        if upload.size is not None and upload.size > transfer.MAX_IMPORT_BYTES:
-            raise ValidationError(
-                _("This file is larger than %(limit)s, the most that can be imported at once.")
-                % {"limit": filesizeformat(transfer.MAX_IMPORT_BYTES)}
-            )
-        try:
-            return upload.read().decode("utf-8-sig")
-        except UnicodeDecodeError:
-            raise ValidationError(
-                _("This file is not text (UTF-8): it cannot be a match file.")
-            ) from None
 
 
 # --- the live, read-only scoreboard ----------------------------------------------------------
