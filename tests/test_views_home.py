@@ -22,3 +22,11 @@ def test_home_refuses_post(client):
 def test_home_loads_htmx_from_the_package(client):
     body = client.get(reverse("scoring:home")).content.decode()
     assert "htmx" in body and "unpkg" not in body and "cdn" not in body.lower()
+
+
+def test_home_answers_head_for_uptime_monitors(client):
+    assert client.head(reverse("scoring:home")).status_code == 200
+
+
+def test_no_password_reset_without_e_mail_addresses(client):
+    assert client.get("/accounts/password_reset/").status_code == 404

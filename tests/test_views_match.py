@@ -174,3 +174,9 @@ def test_delete_last_hand(user_client, casino_match):
     assert _totals(casino_match) == [0, 0]
     response = user_client.post(_url("hand-delete", casino_match), follow=True)
     assert "There is no hand to delete." in response.content.decode()
+
+
+def test_bad_hand_number_says_the_form_is_out_of_date(user_client, casino_match):
+    response = user_client.post(_url("hand-create", casino_match), {**TYPICAL, "number": "x"})
+    assert "This form is out of date" in response.content.decode()
+    assert not Hand.objects.exists()

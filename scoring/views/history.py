@@ -8,7 +8,7 @@ from django.core.exceptions import ValidationError
 from django.http import HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
-from django.views.decorators.http import require_GET, require_http_methods, require_POST
+from django.views.decorators.http import require_http_methods, require_POST, require_safe
 from django.views.decorators.vary import vary_on_headers
 
 from scoring import charts, selectors, services
@@ -17,7 +17,7 @@ from scoring.views.common import HtmxHttpRequest, partial_template
 
 
 @login_required
-@require_GET
+@require_safe
 @vary_on_headers("HX-Request")
 def match_list(request: HtmxHttpRequest) -> HttpResponse:
     form = HistoryFilterForm(request.GET or None, owner=request.user)
@@ -28,7 +28,7 @@ def match_list(request: HtmxHttpRequest) -> HttpResponse:
 
 
 @login_required
-@require_GET
+@require_safe
 def match_sheet(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     match = selectors.match_for_owner(request.user, pk)
     board = selectors.match_board(match)
@@ -82,7 +82,7 @@ def player_merge(request: HtmxHttpRequest, pk: int) -> HttpResponse:
 
 
 @login_required
-@require_GET
+@require_safe
 def head_to_head(request: HtmxHttpRequest, pk: int, other: int) -> HttpResponse:
     first = selectors.player_for_owner(request.user, pk)
     second = selectors.player_for_owner(request.user, other)
@@ -92,7 +92,7 @@ def head_to_head(request: HtmxHttpRequest, pk: int, other: int) -> HttpResponse:
 
 
 @login_required
-@require_GET
+@require_safe
 def leaderboard(request: HtmxHttpRequest) -> HttpResponse:
     players = selectors.leaderboard(request.user)
     return render(request, "scoring/leaderboard.html", {"players": players})

@@ -13,7 +13,7 @@ from django.db import DatabaseError
 from django.http import HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
-from django.views.decorators.http import require_GET, require_http_methods, require_POST
+from django.views.decorators.http import require_http_methods, require_POST, require_safe
 from django.views.decorators.vary import vary_on_headers
 
 from scoring import selectors, services
@@ -24,7 +24,7 @@ from scoring.views.common import HtmxHttpRequest, partial_template
 logger = logging.getLogger(__name__)
 
 
-@require_GET
+@require_safe
 def home(request: HtmxHttpRequest) -> HttpResponse:
     return render(request, "scoring/home.html")
 
@@ -99,7 +99,7 @@ def _board_context(match: Match, form: HandForm | None = None, **extra: Any) -> 
 
 
 @login_required
-@require_GET
+@require_safe
 @vary_on_headers("HX-Request")
 def match_detail(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     match = selectors.match_for_owner(request.user, pk)

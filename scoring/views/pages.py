@@ -7,7 +7,7 @@ from django.http import Http404, HttpResponse, HttpResponseRedirect
 from django.shortcuts import render
 from django.urls import reverse
 from django.utils.http import url_has_allowed_host_and_scheme
-from django.views.decorators.http import require_GET, require_POST
+from django.views.decorators.http import require_POST, require_safe
 
 from scoring import services
 from scoring.middleware import AccountLanguageMiddleware
@@ -17,7 +17,7 @@ from scoring.views.common import HtmxHttpRequest
 ONE_YEAR = 365 * 24 * 60 * 60
 
 
-@require_GET
+@require_safe
 def rules_page(request: HtmxHttpRequest, variant: str = "casino") -> HttpResponse:
     if variant not in Match.Variant.values:
         raise Http404

@@ -18,7 +18,7 @@ from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import ngettext
 from django.views.decorators.cache import never_cache
-from django.views.decorators.http import require_GET, require_http_methods, require_POST
+from django.views.decorators.http import require_http_methods, require_POST, require_safe
 from django.views.decorators.vary import vary_on_headers
 from django_htmx.http import HttpResponseClientRedirect
 
@@ -35,7 +35,7 @@ MAX_PROBLEMS_SHOWN = 50
 # --- the live, read-only scoreboard ----------------------------------------------------------
 
 
-@require_GET
+@require_safe
 @never_cache
 @vary_on_headers("HX-Request")
 def shared_match(request: HtmxHttpRequest, token: str) -> HttpResponse:
@@ -74,7 +74,7 @@ def share_revoke(request: HtmxHttpRequest, pk: int) -> HttpResponse:
 
 
 @login_required
-@require_GET
+@require_safe
 def share_qr(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     match = selectors.match_for_owner(request.user, pk)
     if not match.share_token:
@@ -103,7 +103,7 @@ def _json(document: Any) -> str:
 
 
 @login_required
-@require_GET
+@require_safe
 def export_all(request: HtmxHttpRequest) -> HttpResponse:
     docs = transfer.match_documents(request.user)
     filename = f"casino-matches-{timezone.localdate():%Y-%m-%d}.json"
@@ -111,7 +111,7 @@ def export_all(request: HtmxHttpRequest) -> HttpResponse:
 
 
 @login_required
-@require_GET
+@require_safe
 def export_match(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     match = selectors.match_for_owner(request.user, pk)
     docs = transfer.match_documents(request.user, pks=[match.pk])
@@ -120,14 +120,14 @@ def export_match(request: HtmxHttpRequest, pk: int) -> HttpResponse:
 
 
 @login_required
-@require_GET
+@require_safe
 def export_hands(request: HtmxHttpRequest) -> HttpResponse:
     filename = f"casino-hands-{timezone.localdate():%Y-%m-%d}.csv"
     return _download(transfer.hands_csv(request.user), "text/csv; charset=utf-8", filename)
 
 
 @login_required
-@require_GET
+@require_safe
 def export_match_hands(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     match = selectors.match_for_owner(request.user, pk)
     csv_text = transfer.hands_csv(request.user, pk=match.pk)

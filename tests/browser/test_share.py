@@ -38,7 +38,7 @@ def test_shared_board_shows_a_new_hand_without_reloading(
     viewer.on("console", lambda message: message.type == "error" and errors.append(message.text))
     viewer.goto(share_url)
     expect(viewer.locator("[data-total]")).to_have_text(["0", "0"])
-    expect(viewer.locator("form")).to_have_count(0)
+    expect(viewer.locator("form:not(.language-form)")).to_have_count(0)
     expect(viewer.get_by_role("link", name="Log in")).to_be_visible()
     viewer.evaluate("window.notReloaded = true")
 
@@ -67,6 +67,9 @@ def test_shared_board_shows_a_new_hand_without_reloading(
     expect(owner.get_by_role("button", name="Create a share link")).to_be_visible()
     late = new_page()
     assert late.goto(share_url).status == 404
+    # The page still open on the viewer's phone says so and stops polling.
+    expect(viewer.get_by_text("This share link was turned off")).to_be_visible(timeout=POLL_WAIT_MS)
+    expect(viewer.locator("#shared-board")).to_have_count(0)
 
 
 def test_without_javascript_the_link_is_made_and_a_reload_brings_the_score(
