@@ -191,7 +191,11 @@ def players_by_side(seats: Sequence[Seat]) -> dict[int, list[str]]:
 def _match_rows(matches: Sequence[Match]) -> list[MatchRow]:
     rows = []
     for match in matches:
-        players = players_by_side(match.seats.all())
+        sides = match.sides.all()
+        position = {side.pk: side.position for side in sides}
+        players: dict[int, list[str]] = {}
+        for seat in sorted(match.seats.all(), key=lambda seat: seat.seat):
+            players.setdefault(position[seat.side_id], []).append(seat.player.name)
         won = match.status == Match.Status.WON
         rows.append(
             MatchRow(
@@ -202,7 +206,7 @@ def _match_rows(matches: Sequence[Match]) -> list[MatchRow]:
                         side.total,
                         won and side.position == match.winner_position,
                     )
-                    for side in match.sides.all()
+                    for side in sides
                 ],
             )
         )
@@ -212,7 +216,7 @@ def _match_rows(matches: Sequence[Match]) -> list[MatchRow]:
 def _with_sides(matches: QuerySet[Match]) -> QuerySet[Match]:
     return matches.prefetch_related(
         Prefetch("sides", queryset=Side.objects.order_by("position")),
-        Prefetch("seats", queryset=Seat.objects.select_related("player", "side")),
+        Prefetch("seats", queryset=Seat.objects.select_related("player")),
     )
 
 
@@ -429,7 +433,7 @@ class HeadToHead:
     rows: list[MatchRow]
 
 
-def head_to_head(first: Player, second: Player, limit: int = 50) -> HeadToHead:
+def head_to_head(first: Player, second: Player, limit: int = 20) -> HeadToHead:
     """Matches the two played against each other (on different sides), and who won them."""
 
     def side_of(player: Player) -> Subquery:
