@@ -122,20 +122,8 @@ HAND_CSV_COLUMNS = (
     "hand",
     "side",
     "players",
-    "cards",
-    "spades",
-    "big_casino",
-    "little_casino",
-    "aces",
-    "sweeps",
-    "cards_points",
-    "spades_points",
-    "big_casino_points",
-    "little_casino_points",
-    "aces_points",
-    "sweeps_points",
-    "points",
-    "total_after",
+    *matchdoc.TALLY_KEYS,  # the raw counts, as in the JSON format
+    *services.DERIVED_TALLY_FIELDS,  # the points derived from them
 )
 # A cell starting with one of these is run as a formula by spreadsheet programs.
 _FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
