@@ -72,7 +72,11 @@ def play_match(
 
 
 def seed(owner: AbstractBaseUser, matches: int, *, seed: int = 1, days: int = 730) -> int:
-    """Play `matches` random matches for `owner`, spread over the past `days` days."""
+    """Play `matches` random matches for `owner`, spread over the past `days` days.
+
+    The dates are spread after the matches are played, so the ratings are replayed at the end
+    in the order of those dates (as if the matches had been played then).
+    """
     rng = random.Random(seed)
     roster = [services.player_get_or_create(owner=owner, name=name) for name in NAMES]
     start = timezone.now() - timedelta(days=days)
@@ -85,4 +89,5 @@ def seed(owner: AbstractBaseUser, matches: int, *, seed: int = 1, days: int = 73
                 created_at=when,
                 finished_at=when + timedelta(minutes=30) if match.finished_at else None,
             )
+    services.ratings_recompute(owner=owner)
     return matches

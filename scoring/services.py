@@ -387,6 +387,10 @@ def _rate_match(match: Match, rows: list[PlayerRating]) -> set[Player]:
     return changed
 
 
+# Matches per prefetch when walking a whole history: SQLite refuses IN lists of ~1,000 ids, and
+# a match brings up to 4 seats and dozens of hands.
+PREFETCH_CHUNK = 100
+
 RATING_FIELDS = ["rating_mu", "rating_sigma", "rating", "rated_matches"]
 
 
@@ -428,7 +432,8 @@ def ratings_recompute(*, owner: AbstractBaseUser) -> None:
         .prefetch_related("sides", "seats__side")
     )
     rows: list[PlayerRating] = []
-    for match in matches:
+    # In chunks: SQLite refuses a prefetch whose IN list has about a thousand ids.
+    for match in matches.iterator(chunk_size=PREFETCH_CHUNK):
         for seat in match.seats.all():
             seat.player = players[seat.player_id]  # share one object per player across matches
         _rate_match(match, rows)

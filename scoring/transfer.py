@@ -104,7 +104,7 @@ def match_documents(
     matches = _matches_for_export(owner)
     if pks is not None:
         matches = matches.filter(pk__in=list(pks))
-    return [_match_doc(match) for match in matches]
+    return [_match_doc(match) for match in matches.iterator(chunk_size=services.PREFETCH_CHUNK)]
 
 
 def export_json(docs: Sequence[MatchDoc], *, as_list: bool = True) -> list | dict:

@@ -1,11 +1,12 @@
 """Statistics on a small hand-built history, every number worked out by hand."""
 
 import pytest
+from django.utils import timezone
 from helpers import FIRST_8, FIRST_11
 from openskill.models import PlackettLuce
 
-from scoring import selectors, services
-from scoring.models import Match, Player, PlayerRating
+from scoring import selectors, services, transfer
+from scoring.models import Match, Player, PlayerRating, Seat, Side
 
 pytestmark = pytest.mark.django_db
 
@@ -154,3 +155,36 @@ def test_merge_refused_for_two_people_who_played_together(history, players):
         services.player_merge(source=ana, target=ben)
     assert Player.objects.filter(pk=ana.pk).exists()
     assert Match.objects.filter(seats__player=ana).count() == 4
+
+
+def test_long_histories_are_walked_in_chunks(user, players):
+    """A prefetch over thousands of ids is refused by SQLite; replays and exports go in chunks."""
+    ana, ben = players[:2]
+    now = timezone.now()
+    matches = Match.objects.bulk_create(
+        Match(
+            owner=user,
+            variant="casino",
+            sweeps="count",
+            several_reach="highest",
+            scoring="cumulative",
+            twenty_needs="little-casino",
+            status="won",
+            winner_position=index % 2,
+            finished_at=now,
+            hand_count=0,
+        )
+        for index in range(600)
+    )
+    sides = Side.objects.bulk_create(
+        Side(match=match, position=position, total=21 if position == index % 2 else 5)
+        for index, match in enumerate(matches)
+        for position in (0, 1)
+    )
+    Seat.objects.bulk_create(
+        Seat(match=side.match, side=side, player=(ana, ben)[side.position], seat=side.position)
+        for side in sides
+    )
+    services.ratings_recompute(owner=user)
+    assert Player.objects.get(pk=ana.pk).rated_matches == 600
+    assert len(transfer.match_documents(user)) == 600
