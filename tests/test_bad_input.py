@@ -139,6 +139,17 @@ def _dealt_fields(owners: list[int], sides: int) -> dict[str, str]:
     return data
 
 
+def _spoil(draw: st.DrawFn, data: dict[str, str], *, at_most: int) -> dict[str, str]:
+    """Drop or garble up to `at_most` fields, and add a few that the form does not know."""
+    for name in draw(st.lists(st.sampled_from(sorted(data)), max_size=at_most, unique=True)):
+        if draw(st.booleans()):
+            del data[name]
+        else:
+            data[name] = draw(JUNK)
+    data.update(draw(EXTRA_FIELDS))
+    return data
+
+
 @st.composite
 def hand_posts(draw: st.DrawFn, sides: int, next_number: int) -> dict[str, str]:
     owners = draw(st.lists(st.integers(0, sides - 1), min_size=52, max_size=52))
@@ -152,14 +163,7 @@ def hand_posts(draw: st.DrawFn, sides: int, next_number: int) -> dict[str, str]:
         for card in SPECIAL_CARDS:
             if data[f"card_{card}"] == "1":
                 del data[f"card_{card}"]
-    names = sorted(data)
-    for name in draw(st.lists(st.sampled_from(names), max_size=3, unique=True)):
-        if draw(st.booleans()):
-            del data[name]
-        else:
-            data[name] = draw(JUNK)
-    data.update(draw(EXTRA_FIELDS))
-    return data
+    return _spoil(draw, data, at_most=3)
 
 
 class HandEntryBadInput(TestCase):
@@ -308,13 +312,7 @@ def match_posts(draw: st.DrawFn) -> dict[str, str]:
         data[f"seat_{seat}"] = names[seat]
     for position in range(4):
         data[f"start_{position}"] = str(draw(st.integers(0, 12)))
-    for name in draw(st.lists(st.sampled_from(sorted(data)), max_size=2, unique=True)):
-        if draw(st.booleans()):
-            del data[name]
-        else:
-            data[name] = draw(JUNK)
-    data.update(draw(EXTRA_FIELDS))
-    return data
+    return _spoil(draw, data, at_most=2)
 
 
 class MatchSetupBadInput(TestCase):

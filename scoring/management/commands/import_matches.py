@@ -8,6 +8,7 @@ from django.core.management.base import BaseCommand, CommandParser
 from django.utils.translation import gettext, ngettext
 
 from scoring import transfer
+from scoring.management.inputs import read_text
 
 
 class Command(BaseCommand):
@@ -28,15 +29,7 @@ class Command(BaseCommand):
                 gettext("There is no user called %(name)s.") % {"name": options["owner"]}
             )
             sys.exit(2)
-        try:
-            if path == "-":
-                text = sys.stdin.read()
-            else:
-                with open(path, encoding="utf-8-sig") as handle:
-                    text = handle.read()
-        except (OSError, UnicodeDecodeError) as error:
-            self.stderr.write(f"{path}: {error}")
-            sys.exit(2)
+        text = read_text(self, path)
         try:
             result = transfer.matches_import(owner=owner, text=text, translate=gettext)
         except transfer.ImportRefused as refused:

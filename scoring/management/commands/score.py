@@ -8,6 +8,7 @@ from django.core.management.base import BaseCommand, CommandParser
 from django.utils.translation import gettext
 
 from scoring import matchdoc
+from scoring.management.inputs import read_text
 
 
 class Command(BaseCommand):
@@ -18,15 +19,7 @@ class Command(BaseCommand):
 
     def handle(self, *args: Any, **options: Any) -> None:
         path = options["file"]
-        try:
-            if path == "-":
-                text = sys.stdin.read()
-            else:
-                with open(path, encoding="utf-8") as handle:
-                    text = handle.read()
-        except (OSError, UnicodeDecodeError) as error:
-            self.stderr.write(f"{path}: {error}")
-            sys.exit(2)
+        text = read_text(self, path)
         try:
             docs, is_list = matchdoc.load_document(text)
         except matchdoc.DocumentError as error:
