@@ -38,7 +38,7 @@ test: $(STAMP)
 # in locale/*/LC_MESSAGES/django.po, then compile; the compiled .mo files are committed.
 LOCALES := bg es ru sl th uk
 messages: $(STAMP)
-	$(PY) manage.py makemessages $(addprefix -l ,$(LOCALES)) --no-location --ignore=.venv --ignore=tests --ignore=scripts --ignore=staticfiles
+	$(PY) manage.py makemessages $(addprefix -l ,$(LOCALES)) --no-location --no-obsolete --ignore=.venv --ignore=tests --ignore=scripts --ignore=staticfiles
 	$(PY) manage.py compilemessages --ignore=.venv
 
 # Retake the README's screenshots (the browser tests save them to docs/screenshots).

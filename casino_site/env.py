@@ -1,5 +1,6 @@
 """Strict readers for DJANGO_* environment variables: junk raises instead of being guessed."""
 
+import ipaddress
 import os
 import re
 from collections.abc import Mapping
@@ -58,3 +59,25 @@ def env_header(name: str, environ: Mapping[str, str] = os.environ) -> tuple[str,
     if not colon or not value or not re.fullmatch(r"[A-Za-z0-9-]+", header):
         raise ImproperlyConfigured(f"{name} must look like 'X-Forwarded-Proto: https', not {raw!r}")
     return "HTTP_" + header.upper().replace("-", "_"), value
+
+
+def env_addresses(
+    name: str, default: list[str], environ: Mapping[str, str] = os.environ
+) -> list[str]:
+    """Read comma-separated IP addresses or networks ("10.0.0.5,10.1.0.0/16"), or "*" for any,
+    the way gunicorn reads FORWARDED_ALLOW_IPS: unset gives `default`, set but empty gives none."""
+    raw = environ.get(name)
+    if raw is None:
+        return default
+    addresses = [item.strip() for item in raw.split(",") if item.strip()]
+    for address in addresses:
+        if address == "*":
+            continue
+        try:
+            ipaddress.ip_network(address)
+        except ValueError:
+            raise ImproperlyConfigured(
+                f"{name} must list IP addresses or networks (10.0.0.5, 10.1.0.0/16) or *, "
+                f"not {address!r}"
+            ) from None
+    return addresses

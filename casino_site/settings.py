@@ -12,10 +12,9 @@ from pathlib import Path
 import dj_database_url
 from csp.constants import NONE, SELF
 from django.core.exceptions import ImproperlyConfigured
-from django.http import HttpRequest
 from django.utils.translation import gettext_lazy
 
-from casino_site.env import env_bool, env_header, env_int, env_list, env_str
+from casino_site.env import env_addresses, env_bool, env_header, env_int, env_list, env_str
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
@@ -57,6 +56,7 @@ MIDDLEWARE = [
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
+    "scoring.middleware.NoStoreMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "scoring.middleware.AccountLanguageMiddleware",
@@ -191,34 +191,61 @@ CONTENT_SECURITY_POLICY = {
 
 # --- Login throttling (django-axes) ----------------------------------------------------------
 # Failures are counted in the database, so several app servers share them. A lock is per
-# username and client address, so a guesser elsewhere cannot lock a player out.
+# username and client address together, so a guesser elsewhere cannot lock a player out.
 AXES_FAILURE_LIMIT = env_int("DJANGO_AXES_FAILURE_LIMIT", 5)
 AXES_COOLOFF_TIME = timedelta(minutes=env_int("DJANGO_AXES_COOLOFF_MINUTES", 15))
 AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
 AXES_RESET_ON_SUCCESS = True
 AXES_COOLOFF_MESSAGE = gettext_lazy("Too many failed logins: try again in a few minutes.")
 # Behind N proxies REMOTE_ADDR is the nearest proxy; the client is then the Nth address from the
-# right of X-Forwarded-For (each proxy appends the address the request came from).
+# right of X-Forwarded-For (each proxy appends the address the request came from), read only from
+# requests that come from a trusted proxy (casino_site/proxies.py). docs/DEPLOY.md gives the one
+# right value for each deployment; `check --deploy` warns when these contradict each other
+# (casino_site/checks.py).
 TRUSTED_PROXY_COUNT = env_int("DJANGO_TRUSTED_PROXY_COUNT", 0)
-
-
-def client_ip(request: HttpRequest) -> str | None:
-    """The client's address as seen through DJANGO_TRUSTED_PROXY_COUNT proxies."""
-    forwarded = request.META.get("HTTP_X_FORWARDED_FOR", "").split(",")
-    addresses = [address.strip() for address in forwarded if address.strip()]
-    if TRUSTED_PROXY_COUNT and len(addresses) >= TRUSTED_PROXY_COUNT:
-        return addresses[-TRUSTED_PROXY_COUNT]
-    return request.META.get("REMOTE_ADDR")
-
-
-AXES_CLIENT_IP_CALLABLE = client_ip
+if TRUSTED_PROXY_COUNT < 0:
+    raise ImproperlyConfigured(
+        f"DJANGO_TRUSTED_PROXY_COUNT must be 0 or more, not {TRUSTED_PROXY_COUNT}"
+    )
+# gunicorn's own variable, with its default: the proxies whose X-Forwarded-* headers are believed
+# (by gunicorn for the scheme, here for the client's address).
+TRUSTED_PROXIES = env_addresses("FORWARDED_ALLOW_IPS", ["127.0.0.1", "::1"])
+AXES_CLIENT_IP_CALLABLE = "casino_site.proxies.client_ip"
 
 # Errors go to standard error (gunicorn passes it on), in production too, where Django's default
-# would only e-mail them to ADMINS.
+# would only e-mail them to ADMINS. Share tokens are masked in every line (a share link is the key
+# to a match): on the way to standard error, and in Django's own loggers that name a path, before
+# their own handlers (runserver's access log, the e-mail to ADMINS) see it.
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
-    "formatters": {"plain": {"format": "%(asctime)s %(levelname)s %(name)s: %(message)s"}},
-    "handlers": {"stderr": {"class": "logging.StreamHandler", "formatter": "plain"}},
+    "filters": {"mask_share_tokens": {"()": "casino_site.log_masking.MaskShareTokens"}},
+    "formatters": {
+        "plain": {"format": "%(asctime)s %(levelname)s %(name)s: %(message)s"},
+        "django.server": {
+            "()": "django.utils.log.ServerFormatter",
+            "format": "[{server_time}] {message}",
+            "style": "{",
+        },
+    },
+    "handlers": {
+        "stderr": {
+            "class": "logging.StreamHandler",
+            "formatter": "plain",
+            "filters": ["mask_share_tokens"],
+        },
+        # As in Django's default logging, which configuring the logger below would drop.
+        "django.server": {"class": "logging.StreamHandler", "formatter": "django.server"},
+    },
+    "loggers": {
+        "django.request": {"filters": ["mask_share_tokens"]},
+        "django.security.csrf": {"filters": ["mask_share_tokens"]},
+        "django.server": {
+            "handlers": ["django.server"],
+            "level": "INFO",
+            "propagate": False,
+            "filters": ["mask_share_tokens"],
+        },
+    },
     "root": {"handlers": ["stderr"], "level": env_str("DJANGO_LOG_LEVEL", "WARNING")},
 }

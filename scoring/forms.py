@@ -229,7 +229,6 @@ class HandForm(forms.Form):
         self,
         *args: Any,
         side_names: Sequence[str],
-        pending_sweeps: Sequence[int] = (),
         **kwargs: Any,
     ) -> None:
         super().__init__(*args, **kwargs)
@@ -255,7 +254,7 @@ class HandForm(forms.Form):
                 min_value=0,
                 max_value=rules.MAX_SWEEPS,
                 required=False,
-                initial=pending_sweeps[position] if position < len(pending_sweeps) else 0,
+                initial=0,
             )
         for card in SPECIAL_CARDS:
             self.fields[f"card_{card}"] = forms.TypedChoiceField(
@@ -265,6 +264,41 @@ class HandForm(forms.Form):
                 required=False,
                 widget=forms.RadioSelect,
             )
+
+    @staticmethod
+    def parse_step(step: str, sides: int) -> tuple[int, int] | None:
+        """A sweep stepper's button without JavaScript, "<side>:+1" or "<side>:-1": (side, ±1)."""
+        position, _sep, delta = step.partition(":")
+        if not (position.isascii() and position.isdigit()) or delta not in ("+1", "-1"):
+            return None
+        if int(position) >= sides:
+            return None
+        return int(position), int(delta)
+
+    @classmethod
+    def redrawn(
+        cls,
+        data: Any,
+        *,
+        side_names: Sequence[str],
+        number: int | None = None,
+        step: tuple[int, int] | None = None,
+    ) -> HandForm:
+        """The form again, unbound, showing what was posted: under another hand number, or with
+        one side's sweeps stepped. Nothing is checked yet, so no error is shown."""
+        form = cls(side_names=side_names)
+        initial = {name: data.get(name) for name in form.fields if data.get(name) not in (None, "")}
+        if number is not None:
+            initial["number"] = number
+        if step is not None:
+            position, delta = step
+            try:
+                sweeps = int(initial.get(f"sweeps_{position}", 0))
+            except ValueError:
+                sweeps = 0
+            initial[f"sweeps_{position}"] = min(max(sweeps + delta, 0), rules.MAX_SWEEPS)
+        form.initial = initial
+        return form
 
     @classmethod
     def initial_for(cls, number: int, tallies: Sequence[rules.Tally]) -> dict[str, Any]:

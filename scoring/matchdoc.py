@@ -1,4 +1,4 @@
-"""The match JSON format ("casino-score/1", ../shared/MATCH_FORMAT.md): parse, check and render.
+"""The match JSON format ("casino-score/1", docs/MATCH_FORMAT.md): parse, check and render.
 
 Pure Python like `rules`: the `score`, `export_matches` and `import_matches` commands and the web
 import/export are thin layers over `load_document`, `check_match` and `result_json`.

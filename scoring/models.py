@@ -125,6 +125,9 @@ class Match(models.Model):
     share_token = models.CharField(
         _("share token"), max_length=64, null=True, blank=True, unique=True
     )
+    # Bumped by every change that a scoreboard shows (hands, totals, status), so that an open
+    # board asks "anything new since version N?" and gets a bodiless answer when not.
+    version = models.PositiveIntegerField(_("version"), default=0)
 
     class Meta:
         verbose_name = _("match")
@@ -165,9 +168,6 @@ class Side(models.Model):
     position = models.PositiveSmallIntegerField(_("position"))
     start_total = models.PositiveIntegerField(_("start total"), default=0)
     total = models.PositiveIntegerField(_("total"), default=0)
-    # Sweeps tallied on the server while the hand is being played, so a reload or a second
-    # phone sees them; cleared when the hand is recorded.
-    pending_sweeps = models.PositiveSmallIntegerField(_("sweeps this hand"), default=0)
 
     class Meta:
         verbose_name = _("side")
@@ -294,3 +294,21 @@ class Profile(models.Model):
 
     def __str__(self) -> str:
         return str(self.user)
+
+
+class FormSubmission(models.Model):
+    """A creating form's submission, kept a day so that a resend (a double tap, a retry after a
+    lost reply) gets the first reply instead of creating again. See scoring/once.py."""
+
+    key = models.CharField(max_length=64, unique=True)  # the form's token, user, path and data
+    created_at = models.DateTimeField(auto_now_add=True, db_index=True)
+    status = models.PositiveSmallIntegerField(default=0)
+    headers = models.JSONField(default=dict)
+    body = models.TextField(blank=True)
+
+    class Meta:
+        verbose_name = _("form submission")
+        verbose_name_plural = _("form submissions")
+
+    def __str__(self) -> str:
+        return f"{self.key[:12]} ({self.status})"

@@ -1,6 +1,6 @@
 """The Casino scoring engine: pure Python, no Django.
 
-It implements ../shared/RULES.md for Casino, Royal Casino and Dominican Royal Casino. The app keeps
+It implements docs/RULES.md for Casino, Royal Casino and Dominican Royal Casino. The app keeps
 score of physical games, so the input of a hand is what each *side* (a player, or a partnership)
 captured, a `Tally`, and the output is points, running totals, who has won and why, and what the
 next hand looks like at the table (dealer, leader, deals, Dominican endgame conditions).

@@ -37,7 +37,6 @@ class SideView:
     name: str
     players: list[str]
     total: int
-    pending_sweeps: int
     start_total: int
     condition: str | None  # Dominican: what the side must take to win the next hand
     is_winner: bool
@@ -99,7 +98,6 @@ def match_board(match: Match) -> Board:
             name=" & ".join(players[side.position]),
             players=players[side.position],
             total=side.total,
-            pending_sweeps=side.pending_sweeps,
             start_total=side.start_total,
             condition=rules.endgame_condition(match_rules, side.total) if match.is_open else None,
             is_winner=match.status == Match.Status.WON and side.position == match.winner_position,
@@ -464,15 +462,21 @@ def head_to_head(first: Player, second: Player, limit: int = 20) -> HeadToHead:
 
 
 def leaderboard(owner: AbstractBaseUser) -> QuerySet[Player]:
-    """The owner's players by rating; those with fewer than 5 rated matches are provisional."""
+    """The owner's players by rating; those with fewer than 5 rated matches are provisional.
+
+    Players with no rated match yet (`rated` false) come after every rated one, by name: their
+    0.0 is the starting point of the scale, not a rating, and must not outrank a rated player
+    who has fallen below zero.
+    """
     return (
         Player.objects.filter(owner=owner)
         .annotate(
+            rated=ExpressionWrapper(Q(rated_matches__gt=0), output_field=BooleanField()),
             provisional=ExpressionWrapper(
                 Q(rated_matches__lt=PROVISIONAL_BELOW), output_field=BooleanField()
-            )
+            ),
         )
-        .order_by("-rating", "name")
+        .order_by(F("rated").desc(), "-rating", "name")
     )
 
 

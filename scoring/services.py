@@ -9,8 +9,6 @@ from dataclasses import dataclass
 from django.contrib.auth.models import AbstractBaseUser
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
-from django.db.models import F
-from django.db.models.functions import Least
 from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
@@ -23,18 +21,38 @@ class HandRefused(ValidationError):
     """A hand could not be recorded or changed; the message says why."""
 
 
+class HandNumberTaken(HandRefused):
+    """Hand `number` was recorded meanwhile (another phone, another tab) with other counts; the
+    next free number is `next_number`, or None when the match is over."""
+
+    def __init__(self, number: int, next_number: int | None) -> None:
+        super().__init__(
+            _("Hand %(number)d was already recorded, with other counts.") % {"number": number}
+        )
+        self.number = number
+        self.next_number = next_number
+
+
 @dataclass(frozen=True)
 class HandRecorded:
     hand: Hand
     created: bool  # False when the same hand had already been recorded (double submit)
 
 
+def _name_taken(name: str) -> ValidationError:
+    return ValidationError(_("You already have a player called %(name)s.") % {"name": name})
+
+
 def player_create(*, owner: AbstractBaseUser, name: str) -> Player:
     """Add a player to the owner's roster; the name must be new (ignoring case)."""
     name = name.strip()
     if Player.objects.filter(owner=owner, name_key=name_key(name)).exists():
-        raise ValidationError(_("You already have a player called %(name)s.") % {"name": name})
-    return Player.objects.create(owner=owner, name=name)
+        raise _name_taken(name)
+    try:
+        with transaction.atomic():
+            return Player.objects.create(owner=owner, name=name)
+    except IntegrityError:  # the same name, created by a concurrent request
+        raise _name_taken(name) from None
 
 
 def player_get_or_create(*, owner: AbstractBaseUser, name: str) -> Player:
@@ -133,7 +151,8 @@ def hand_record(*, match: Match, number: int, tallies: Sequence[rules.Tally]) ->
     """Record hand `number` (the next one) and re-score the match.
 
     The same hand sent twice (double tap, two phones) is recorded once: a resend of an existing
-    hand with the same counts returns it with created=False; different counts are refused.
+    hand with the same counts returns it with created=False; different counts raise
+    HandNumberTaken, which names the next free number.
     """
     try:
         with transaction.atomic():
@@ -143,9 +162,11 @@ def hand_record(*, match: Match, number: int, tallies: Sequence[rules.Tally]) ->
         existing = Hand.objects.filter(match=match, number=number).first()
         if existing is not None and _same_tallies(existing, tallies):
             return HandRecorded(existing, created=False)
-        raise HandRefused(
-            _("Hand %(number)d was just recorded from another phone.") % {"number": number}
-        ) from None
+        raise _number_taken(Match.objects.get(pk=match.pk), number) from None
+
+
+def _number_taken(match: Match, number: int) -> HandNumberTaken:
+    return HandNumberTaken(number, match.hand_count + 1 if match.is_open else None)
 
 
 def _hand_insert(match: Match, number: int, tallies: Sequence[rules.Tally]) -> HandRecorded:
@@ -154,9 +175,7 @@ def _hand_insert(match: Match, number: int, tallies: Sequence[rules.Tally]) -> H
     if existing is not None:
         if _same_tallies(existing, tallies):
             return HandRecorded(existing, created=False)
-        raise HandRefused(
-            _("Hand %(number)d was already recorded, with other counts.") % {"number": number}
-        )
+        raise _number_taken(match, number)
     if not match.is_open:
         raise HandRefused(_("This match is over: no more hands can be recorded."))
     if number != match.hand_count + 1:
@@ -173,7 +192,6 @@ def _hand_insert(match: Match, number: int, tallies: Sequence[rules.Tally]) -> H
     )
     hand = Hand.objects.create(match=match, number=number, dealer_seat=turn.dealer_seat)
     tallies_create(match=match, hands=[hand], tallies=[tallies])
-    match.sides.update(pending_sweeps=0)
     rescore(match)
     return HandRecorded(hand, created=True)
 
@@ -226,12 +244,21 @@ def hand_edit(*, match: Match, number: int, tallies: Sequence[rules.Tally]) -> H
 
 
 @transaction.atomic
-def hand_delete_last(*, match: Match) -> None:
-    """Delete the last hand and re-score (a won match is open again)."""
+def hand_delete_last(*, match: Match, number: int) -> None:
+    """Delete hand `number`, which must be the last, and re-score (a won match is open again).
+
+    The number makes a resend harmless: once the hand is gone, a second request for it is refused
+    instead of deleting the hand before it.
+    """
     match = _locked(match)
     last = match.hands.order_by("-number").first()
     if last is None:
         raise HandRefused(_("There is no hand to delete."))
+    if last.number != number:
+        raise HandRefused(
+            _("Hand %(number)d is not the last hand any more: nothing was deleted.")
+            % {"number": number}
+        )
     last.delete()
     rescore(match)
 
@@ -239,31 +266,24 @@ def hand_delete_last(*, match: Match) -> None:
 @transaction.atomic
 def match_abandon(*, match: Match) -> Match:
     match = _locked(match)
-    if match.status != Match.Status.WON:
+    if match.status not in (Match.Status.WON, Match.Status.ABANDONED):
         match.status = Match.Status.ABANDONED
         match.finished_at = timezone.now()
-        match.save(update_fields=["status", "finished_at"])
+        match.version += 1
+        match.save(update_fields=["status", "finished_at", "version"])
     return match
-
-
-def sweep_adjust(*, match: Match, position: int, delta: int) -> Side:
-    """Count a sweep while the hand is played (+1), or take one back (-1)."""
-    side = Side.objects.get(match=match, position=position)
-    if delta > 0:
-        Side.objects.filter(pk=side.pk).update(
-            pending_sweeps=Least(F("pending_sweeps") + 1, rules.MAX_SWEEPS)
-        )
-    elif delta < 0:
-        Side.objects.filter(pk=side.pk, pending_sweeps__gt=0).update(
-            pending_sweeps=F("pending_sweeps") - 1
-        )
-    side.refresh_from_db(fields=["pending_sweeps"])
-    return side
 
 
 @transaction.atomic
 def match_rematch(*, match: Match) -> Match:
-    """A new match with the same players, seats and rules; the next dealer deals first."""
+    """A new match with the same players, seats and rules; the next dealer deals first.
+
+    A match has one rematch: asked again (a second phone, a resend), the first one is returned.
+    """
+    match = _locked(match)
+    existing = match.rematches.order_by("pk").first()
+    if existing is not None:
+        return existing
     sides: dict[int, list[Player]] = {}
     for seat in match.seats.select_related("player", "side").order_by("seat"):
         sides.setdefault(seat.side.position, []).append(seat.player)
@@ -335,6 +355,7 @@ def rescore(match: Match) -> rules.MatchScore:
     match.outcome_kind = score.outcome.kind if score.outcome else ""
     match.outcome_category = (score.outcome.category or "") if score.outcome else ""
     match.hand_count = len(hands)
+    match.version += 1
     match.save(
         update_fields=[
             "status",
@@ -343,6 +364,7 @@ def rescore(match: Match) -> rules.MatchScore:
             "outcome_kind",
             "outcome_category",
             "hand_count",
+            "version",
         ]
     )
     now_won = match.status == Match.Status.WON
@@ -447,9 +469,13 @@ def player_rename(*, player: Player, name: str) -> Player:
     clash = Player.objects.filter(owner_id=player.owner_id, name_key=name_key(name))
     clash = clash.exclude(pk=player.pk)
     if clash.exists():
-        raise ValidationError(_("You already have a player called %(name)s.") % {"name": name})
+        raise _name_taken(name)
     player.name = name
-    player.save(update_fields=["name"])
+    try:
+        with transaction.atomic():
+            player.save(update_fields=["name"])
+    except IntegrityError:  # renamed to the same name by a concurrent request
+        raise _name_taken(name) from None
     return player
 
 

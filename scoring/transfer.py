@@ -1,6 +1,6 @@
 """Matches leaving and entering the app: read-only share links, export and import.
 
-Export and import speak the match JSON format ("casino-score/1", ../shared/MATCH_FORMAT.md)
+Export and import speak the match JSON format ("casino-score/1", docs/MATCH_FORMAT.md)
 through `matchdoc`; imported hands go through the services' re-scoring, so stored points and
 totals are always the engine's, whatever `result` the file claims.
 """

@@ -7,6 +7,10 @@ X-Forwarded-* headers gunicorn believes), as gunicorn documents them.
 
 import os
 
+from gunicorn.glogging import Logger
+
+from casino_site.log_masking import MaskShareTokens
+
 # Sync workers: each handles one request at a time, so a slow client ties one up; run gunicorn
 # behind a buffering proxy (nginx, Caddy) in production, as gunicorn's documentation advises.
 workers = int(os.environ.get("WEB_CONCURRENCY", 2 * (os.cpu_count() or 1) + 1))
@@ -18,6 +22,21 @@ max_requests = 2000
 max_requests_jitter = 200
 accesslog = "-"
 errorlog = "-"
+
+
+class MaskingLogger(Logger):
+    """gunicorn's logger, with share tokens masked in the access log (request line, path,
+    referer: whatever access_log_format shows) and the error log ("Error handling request")."""
+
+    def setup(self, cfg):
+        super().setup(cfg)  # also run on a reload, so add the filter only once
+        for log in (self.access_log, self.error_log):
+            if not any(isinstance(f, MaskShareTokens) for f in log.filters):
+                log.addFilter(MaskShareTokens())
+
+
+logger_class = MaskingLogger
+
 # gunicorn 27's control socket has one default path per user, which a second instance on the same
 # machine (a benchmark, a test) would take over; nothing here uses it.
 control_socket_disable = True

@@ -3,12 +3,12 @@ from pathlib import Path
 
 import pytest
 
-SHARED = Path(__file__).resolve().parent.parent.parent / "shared"
+SCORING_EXAMPLES = Path(__file__).resolve().parent / "data" / "scoring_examples.json"
 
 
 @pytest.fixture(scope="session")
 def scoring_examples() -> list[dict]:
-    return json.loads((SHARED / "cases" / "scoring_examples.json").read_text())
+    return json.loads(SCORING_EXAMPLES.read_text())
 
 
 @pytest.fixture

@@ -1,4 +1,4 @@
-"""`manage.py export_matches` and `manage.py import_matches` (../shared/MATCH_FORMAT.md)."""
+"""`manage.py export_matches` and `manage.py import_matches` (docs/MATCH_FORMAT.md)."""
 
 from __future__ import annotations
 

@@ -19,7 +19,7 @@ from scoring import matchdoc, rules
 from scoring.rules import Rules, Tally
 
 ROOT = Path(__file__).resolve().parents[1]
-CASES_FILE = Path(__file__).resolve().parents[2] / "shared/cases/scoring_examples.json"
+CASES_FILE = Path(__file__).resolve().parent / "data" / "scoring_examples.json"
 CASES: list[dict[str, Any]] = json.loads(CASES_FILE.read_text())
 
 

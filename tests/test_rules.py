@@ -1,4 +1,4 @@
-"""Tests for the scoring engine (scoring/rules.py) against ../shared/RULES.md.
+"""Tests for the scoring engine (scoring/rules.py) against docs/RULES.md.
 
 Expected values are worked out by hand from the rules; the hands used are checked by an
 independent oracle (`deal`) that hands out the 52 real cards, not by `rules.validate`.

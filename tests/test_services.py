@@ -146,22 +146,47 @@ def test_edit_refused_when_later_hand_would_follow_the_winning_one(casino_match)
 def test_delete_last_hand_reopens_a_won_match(casino_match):
     _record(casino_match, FIRST_11, FIRST_11)
     assert casino_match.status == "won"
-    services.hand_delete_last(match=casino_match)
+    services.hand_delete_last(match=casino_match, number=2)
     casino_match.refresh_from_db()
     assert casino_match.status == "playing" and casino_match.hand_count == 1
     assert _totals(casino_match) == [11, 0]
     assert casino_match.finished_at is None
 
 
-def test_pending_sweeps_are_kept_and_cleared_when_the_hand_is_recorded(casino_match):
-    services.sweep_adjust(match=casino_match, position=1, delta=1)
-    services.sweep_adjust(match=casino_match, position=1, delta=1)
-    services.sweep_adjust(match=casino_match, position=0, delta=-1)  # never below zero
-    assert list(
-        casino_match.sides.order_by("position").values_list("pending_sweeps", flat=True)
-    ) == [0, 2]
+def test_deleting_a_hand_that_is_no_longer_the_last_is_refused(casino_match):
+    _record(casino_match, FIRST_8, FIRST_8)
+    services.hand_delete_last(match=casino_match, number=2)
+    # The same request again (a double tap): hand 2 is gone, hand 1 stays.
+    with pytest.raises(services.HandRefused) as error:
+        services.hand_delete_last(match=casino_match, number=2)
+    assert "Hand 2 is not the last hand any more" in error.value.messages[0]
+    assert list(casino_match.hands.values_list("number", flat=True)) == [1]
+
+
+def test_a_hand_number_taken_with_other_counts_names_the_next_number(casino_match):
     _record(casino_match, FIRST_8)
-    assert list(casino_match.sides.values_list("pending_sweeps", flat=True)) == [0, 0]
+    with pytest.raises(services.HandNumberTaken) as error:
+        services.hand_record(match=casino_match, number=1, tallies=FIRST_11)
+    assert (error.value.number, error.value.next_number) == (1, 2)
+
+
+def test_every_change_a_board_shows_bumps_the_match_version(casino_match):
+    versions = [Match.objects.get(pk=casino_match.pk).version]
+    for change in (
+        lambda: _record(casino_match, FIRST_8),
+        lambda: services.hand_edit(match=casino_match, number=1, tallies=FIRST_11),
+        lambda: services.hand_delete_last(match=casino_match, number=1),
+        lambda: services.match_abandon(match=casino_match),
+    ):
+        change()
+        versions.append(Match.objects.get(pk=casino_match.pk).version)
+    assert versions == sorted(set(versions)), versions
+
+
+def test_a_match_has_one_rematch_however_often_it_is_asked_for(casino_match):
+    first = services.match_rematch(match=casino_match)
+    assert services.match_rematch(match=casino_match) == first
+    assert Match.objects.filter(rematch_of=casino_match).count() == 1
 
 
 def test_abandon_keeps_the_match(casino_match):

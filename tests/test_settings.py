@@ -9,6 +9,7 @@ import socket
 import subprocess
 import sys
 import time
+import urllib.error
 import urllib.request
 from pathlib import Path
 from typing import Any
@@ -26,12 +27,19 @@ PRODUCTION = {
     "DJANGO_SECRET_KEY": "a-long-random-production-secret-" + "x7Kq9Lm2Pz" * 4,
     "DJANGO_ALLOWED_HOSTS": "casino.example.com",
 }
-DJANGO_VARIABLES = [name for name in os.environ if name.startswith("DJANGO_")]
+
+
+def _read_by_settings(name: str) -> bool:
+    return name.startswith("DJANGO_") or name == "FORWARDED_ALLOW_IPS"
+
+
+SHARE_TOKEN = "pX3b9_Zq-7LmN0aQk2Rt5uVw8yA1cE4gH6jK9nPq3sU"
+DJANGO_VARIABLES = [name for name in os.environ if _read_by_settings(name)]
 
 
 def load_settings(monkeypatch: pytest.MonkeyPatch, **environment: str) -> dict[str, Any]:
-    """Run settings.py afresh with exactly these DJANGO_* variables."""
-    for name in DJANGO_VARIABLES:
+    """Run settings.py afresh with exactly these DJANGO_* (and FORWARDED_ALLOW_IPS) variables."""
+    for name in [name for name in os.environ if _read_by_settings(name)]:
         monkeypatch.delenv(name, raising=False)
     for name, value in environment.items():
         monkeypatch.setenv(name, value)
@@ -134,19 +142,171 @@ def test_junk_in_a_security_variable_stops_the_start(monkeypatch: pytest.MonkeyP
         load_settings(monkeypatch, **PRODUCTION, DJANGO_SECURE_SSL_REDIRECT="sometimes")
 
 
-def test_the_client_address_is_taken_through_the_trusted_proxies(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
+def _address(settings: Any, count: int, trusted: list[str], **meta: str) -> str | None:
+    from casino_site.proxies import client_ip
+
+    settings.TRUSTED_PROXY_COUNT, settings.TRUSTED_PROXIES = count, trusted
+    return client_ip(RequestFactory().get("/", **meta))
+
+
+def test_the_client_address_is_taken_through_the_trusted_proxies(settings: Any) -> None:
+    loopback = ["127.0.0.1", "::1"]
     forwarded = {"REMOTE_ADDR": "10.0.0.2", "HTTP_X_FORWARDED_FOR": "6.6.6.6, 203.0.113.9"}
-    request = RequestFactory().get("/", **forwarded)
-    direct = load_settings(monkeypatch)
-    assert direct["client_ip"](request) == "10.0.0.2"  # no proxy: a forged header is ignored
-    behind_one = load_settings(monkeypatch, DJANGO_TRUSTED_PROXY_COUNT="1")
-    assert behind_one["client_ip"](request) == "203.0.113.9"  # not the address the client wrote
-    behind_two = load_settings(monkeypatch, DJANGO_TRUSTED_PROXY_COUNT="2")
-    assert behind_two["client_ip"](request) == "6.6.6.6"
-    alone = RequestFactory().get("/", REMOTE_ADDR="10.0.0.2")
-    assert behind_one["client_ip"](alone) == "10.0.0.2"
+    # No proxy: a forged header is ignored.
+    assert _address(settings, 0, loopback, **forwarded) == "10.0.0.2"
+    # Behind one proxy at 10.0.0.2: the address it wrote (right-most), not the client's own.
+    assert _address(settings, 1, ["10.0.0.0/24"], **forwarded) == "203.0.113.9"
+    assert _address(settings, 2, ["10.0.0.2"], **forwarded) == "6.6.6.6"
+    assert _address(settings, 1, ["*"], **forwarded) == "203.0.113.9"
+    # Fewer addresses than proxies, or junk where the proxy's address should be: the proxy.
+    assert _address(settings, 1, ["10.0.0.2"], REMOTE_ADDR="10.0.0.2") == "10.0.0.2"
+    junk = {"REMOTE_ADDR": "10.0.0.2", "HTTP_X_FORWARDED_FOR": "1.2.3.4, bogus"}
+    assert _address(settings, 1, ["10.0.0.2"], **junk) == "10.0.0.2"
+    ipv6 = {"REMOTE_ADDR": "::1", "HTTP_X_FORWARDED_FOR": "2001:DB8::7"}
+    assert _address(settings, 1, loopback, **ipv6) == "2001:db8::7"
+
+
+def test_a_header_sent_straight_to_the_app_is_not_believed(settings: Any) -> None:
+    """DJANGO_TRUSTED_PROXY_COUNT=1 but the app is reachable without the proxy: only a request
+    from an address in FORWARDED_ALLOW_IPS (gunicorn's list of proxies) is read through."""
+    direct = {"REMOTE_ADDR": "198.51.100.66", "HTTP_X_FORWARDED_FOR": "10.9.8.7"}
+    assert _address(settings, 1, ["127.0.0.1", "::1"], **direct) == "198.51.100.66"
+    assert _address(settings, 1, ["10.0.0.0/8"], **direct) == "198.51.100.66"
+    # A UNIX socket has no address; only a process on the machine (the proxy) can reach it.
+    socket = {"REMOTE_ADDR": "", "HTTP_X_FORWARDED_FOR": "203.0.113.9"}
+    assert _address(settings, 1, ["127.0.0.1"], **socket) == "203.0.113.9"
+
+
+def test_a_proxy_the_throttle_is_not_told_about_is_logged(
+    settings: Any, caplog: pytest.LogCaptureFixture
+) -> None:
+    """Behind a proxy with DJANGO_TRUSTED_PROXY_COUNT=0 every login seems to come from the proxy,
+    so five wrong guesses from anyone lock the player out: say so in the log."""
+    through_proxy = {"REMOTE_ADDR": "127.0.0.1", "HTTP_X_FORWARDED_FOR": "203.0.113.9"}
+    with caplog.at_level("WARNING", logger="casino_site.proxies"):
+        assert _address(settings, 0, ["127.0.0.1"], **through_proxy) == "127.0.0.1"
+    assert "DJANGO_TRUSTED_PROXY_COUNT" in caplog.text
+    caplog.clear()
+    with caplog.at_level("WARNING", logger="casino_site.proxies"):
+        _address(
+            settings, 0, ["127.0.0.1"], REMOTE_ADDR="198.51.100.66", HTTP_X_FORWARDED_FOR="1.2.3.4"
+        )
+        _address(settings, 0, ["127.0.0.1"], REMOTE_ADDR="127.0.0.1")
+    assert not caplog.records  # a direct client's header, or no header: nothing to say
+
+
+def test_the_proxy_settings_are_read_strictly(monkeypatch: pytest.MonkeyPatch) -> None:
+    with pytest.raises(ImproperlyConfigured, match="DJANGO_TRUSTED_PROXY_COUNT"):
+        load_settings(monkeypatch, DJANGO_TRUSTED_PROXY_COUNT="-1")
+    with pytest.raises(ImproperlyConfigured, match="FORWARDED_ALLOW_IPS"):
+        load_settings(monkeypatch, FORWARDED_ALLOW_IPS="10.0.0.1, proxy.internal")
+    with pytest.raises(ImproperlyConfigured, match="FORWARDED_ALLOW_IPS"):
+        load_settings(monkeypatch, FORWARDED_ALLOW_IPS="192.168.1.1/24")  # host bits set
+    assert load_settings(monkeypatch)["TRUSTED_PROXIES"] == ["127.0.0.1", "::1"]  # gunicorn's
+    read = load_settings(monkeypatch, FORWARDED_ALLOW_IPS=" 10.0.0.5 ,10.1.0.0/16")
+    assert read["TRUSTED_PROXIES"] == ["10.0.0.5", "10.1.0.0/16"]
+    assert load_settings(monkeypatch, FORWARDED_ALLOW_IPS="")["TRUSTED_PROXIES"] == []
+
+
+def test_throttling_is_by_username_and_client_address_together() -> None:
+    from django.conf import settings
+
+    assert settings.AXES_LOCKOUT_PARAMETERS == [["username", "ip_address"]]
+    assert settings.AXES_CLIENT_IP_CALLABLE == "casino_site.proxies.client_ip"
+
+
+# --- proxy settings that contradict each other (check --deploy) ----------------------------------
+
+
+def _proxy_warnings(settings: Any, **values: Any) -> list[str]:
+    from casino_site.checks import check_proxy_settings
+
+    base = {
+        "TRUSTED_PROXY_COUNT": 0,
+        "TRUSTED_PROXIES": ["127.0.0.1", "::1"],
+        "SECURE_PROXY_SSL_HEADER": None,
+        "SECURE_SSL_REDIRECT": True,
+    }
+    for name, value in {**base, **values}.items():
+        setattr(settings, name, value)
+    return [warning.id for warning in check_proxy_settings(None)]
+
+
+HTTPS_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+
+
+@pytest.mark.parametrize(
+    ("values", "expected"),
+    [
+        ({}, []),  # no proxy: gunicorn serves the clients itself
+        ({"TRUSTED_PROXY_COUNT": 1, "SECURE_PROXY_SSL_HEADER": HTTPS_HEADER}, []),  # nginx here
+        (
+            {
+                "TRUSTED_PROXY_COUNT": 1,
+                "SECURE_PROXY_SSL_HEADER": HTTPS_HEADER,
+                "TRUSTED_PROXIES": ["10.0.0.5"],
+            },
+            [],  # a proxy on another machine
+        ),
+        ({"SECURE_PROXY_SSL_HEADER": HTTPS_HEADER}, ["casino.W001"]),
+        ({"TRUSTED_PROXIES": ["10.0.0.5"]}, ["casino.W002"]),
+        ({"TRUSTED_PROXIES": ["*"]}, ["casino.W002"]),
+        ({"TRUSTED_PROXY_COUNT": 1}, ["casino.W003"]),
+        ({"TRUSTED_PROXY_COUNT": 1, "SECURE_SSL_REDIRECT": False}, []),
+        (
+            {
+                "TRUSTED_PROXY_COUNT": 1,
+                "SECURE_PROXY_SSL_HEADER": HTTPS_HEADER,
+                "TRUSTED_PROXIES": ["*"],
+            },
+            ["casino.W004"],
+        ),
+        (
+            {
+                "TRUSTED_PROXY_COUNT": 2,
+                "SECURE_PROXY_SSL_HEADER": HTTPS_HEADER,
+                "TRUSTED_PROXIES": [],
+            },
+            ["casino.W005"],
+        ),
+    ],
+    ids=[
+        "direct",
+        "local proxy",
+        "remote proxy",
+        "TLS proxy but no count",
+        "trusted proxy but no count",
+        "everyone trusted but no count",
+        "count but no HTTPS header",
+        "count, plain HTTP inside",
+        "count and every address trusted",
+        "count but no proxy trusted",
+    ],
+)
+def test_proxy_settings_that_contradict_each_other_are_warned_about(
+    settings: Any, values: dict[str, Any], expected: list[str]
+) -> None:
+    assert _proxy_warnings(settings, **values) == expected
+
+
+def test_check_deploy_warns_behind_a_proxy_the_throttle_does_not_know(tmp_path: Path) -> None:
+    environment = _production_environment(tmp_path)
+    environment["DJANGO_SECURE_PROXY_SSL_HEADER"] = "X-Forwarded-Proto: https"
+    result = _manage(environment, "check", "--deploy")
+    assert "casino.W001" in result.stderr and "DJANGO_TRUSTED_PROXY_COUNT" in result.stderr
+    assert "casino.W" not in _manage(environment, "check").stderr  # only with --deploy
+
+
+def test_check_deploy_is_clean_for_the_documented_proxy_setup(tmp_path: Path) -> None:
+    environment = _production_environment(tmp_path)
+    environment.update(
+        DJANGO_SECURE_PROXY_SSL_HEADER="X-Forwarded-Proto: https", DJANGO_TRUSTED_PROXY_COUNT="1"
+    )
+    result = _manage(environment, "check", "--deploy", "--fail-level", "WARNING")
+    assert result.returncode == 0, result.stderr
+    environment["FORWARDED_ALLOW_IPS"] = "10.0.0.5"  # the proxy on another machine
+    result = _manage(environment, "check", "--deploy", "--fail-level", "WARNING")
+    assert result.returncode == 0, result.stderr
 
 
 def test_what_app_servers_share_lives_in_the_database_not_in_a_process() -> None:
@@ -170,7 +330,7 @@ def test_axes_is_wired_as_its_documentation_asks() -> None:
 
 
 def _production_environment(tmp_path: Path) -> dict[str, str]:
-    environment = {k: v for k, v in os.environ.items() if not k.startswith("DJANGO_")}
+    environment = {k: v for k, v in os.environ.items() if k not in DJANGO_VARIABLES}
     environment.update(PRODUCTION)
     environment["DJANGO_STATIC_ROOT"] = str(tmp_path / "static")
     environment["DATABASE_URL"] = f"sqlite:///{tmp_path / 'production.sqlite3'}"
@@ -211,6 +371,7 @@ def test_gunicorn_serves_pages_and_compressed_hashed_static_files(tmp_path: Path
         result = _manage(environment, *arguments)
         assert result.returncode == 0, result.stderr
     port = _free_port()
+    log = tmp_path / "gunicorn.log"
     gunicorn = Path(sys.executable).parent / "gunicorn"
     server = subprocess.Popen(
         [
@@ -219,8 +380,8 @@ def test_gunicorn_serves_pages_and_compressed_hashed_static_files(tmp_path: Path
         ],
         cwd=ROOT,
         env=environment,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
+        stdout=log.open("w"),  # the access log
+        stderr=subprocess.STDOUT,
     )
     try:
         home = _get_when_up(f"http://127.0.0.1:{port}/", server)
@@ -235,9 +396,17 @@ def test_gunicorn_serves_pages_and_compressed_hashed_static_files(tmp_path: Path
             assert static.status == 200
             assert static.headers["Content-Encoding"] == "gzip"
             assert "immutable" in static.headers["Cache-Control"]
+        # A share link's token stays out of the access log, in the path and in the referer.
+        shared = f"http://127.0.0.1:{port}/shared/{SHARE_TOKEN}/"
+        request = urllib.request.Request(shared, headers={"Referer": shared})
+        with pytest.raises(urllib.error.HTTPError, match="404"):
+            urllib.request.urlopen(request, timeout=10)
     finally:
         server.terminate()
         server.wait(timeout=30)
+    written = log.read_text()
+    assert '"GET /shared/***/ HTTP/1.1" 404' in written
+    assert SHARE_TOKEN not in written
 
 
 def _get_when_up(url: str, server: subprocess.Popen[bytes], seconds: float = 30) -> Any:

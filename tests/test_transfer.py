@@ -304,7 +304,7 @@ def test_round_trip_into_an_empty_account_gives_the_same_matches(
     assert Player.objects.filter(owner=other_user).count() == 4
 
 
-CASES_FILE = Path(__file__).resolve().parents[2] / "shared/cases/scoring_examples.json"
+CASES_FILE = Path(__file__).resolve().parent / "data" / "scoring_examples.json"
 CASES: list[dict[str, Any]] = json.loads(CASES_FILE.read_text())
 
 

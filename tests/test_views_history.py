@@ -1,3 +1,5 @@
+import re
+
 import pytest
 from django.core.management import call_command
 from django.db import connection
@@ -5,7 +7,7 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 from helpers import FIRST_11
 
-from scoring import demo, services
+from scoring import demo, selectors, services
 from scoring.models import Match, Player
 
 pytestmark = pytest.mark.django_db
@@ -122,3 +124,49 @@ def test_seed_demo_command_plays_valid_matches(django_user_model):
     matches = Match.objects.filter(owner=owner)
     assert matches.count() == 3
     assert all(m.status in ("won", "abandoned") and m.hand_count >= 1 for m in matches)
+
+
+def _leaderboard_sections(body: str) -> tuple[list[str], list[str]]:
+    """Player names in the ranked table, and in the "not rated yet" list, in page order."""
+    table = body.split('<table class="stats-table leaderboard">', 1)
+    ranked = table[1].split("</table>", 1)[0] if len(table) == 2 else ""
+    rest = table[1].split("</table>", 1)[1] if len(table) == 2 else body
+    unrated = rest.split('<ul class="unrated">', 1)
+    waiting = unrated[1].split("</ul>", 1)[0] if len(unrated) == 2 else ""
+
+    def names(html: str) -> list[str]:
+        return re.findall(r'<a href="/players/\d+/">([^<]*)</a>', html)
+
+    return names(ranked), names(waiting)
+
+
+def test_leaderboard_ranks_unrated_players_below_every_rated_one(user_client, user, players):
+    # One rated player below zero (a loss), four with a rating above, five never rated.
+    Player.objects.filter(pk=players[0].pk).update(rating=-1.8, rated_matches=1)
+    for rank, player in enumerate(players[1:], start=1):
+        Player.objects.filter(pk=player.pk).update(rating=10.0 - rank, rated_matches=rank)
+    for name in ("Eve", "Fay", "Gus", "Hal", "Ivy"):
+        services.player_create(owner=user, name=name)  # rating 0.0, no rated match
+
+    board = [(p.name, p.rated) for p in selectors.leaderboard(user)]
+    assert board == [
+        ("Ben", True),
+        ("Cy", True),
+        ("Dee", True),
+        ("Ana", True),
+        *((name, False) for name in ("Eve", "Fay", "Gus", "Hal", "Ivy")),
+    ]
+
+    body = user_client.get(reverse("scoring:leaderboard")).content.decode()
+    ranked, waiting = _leaderboard_sections(body)
+    assert ranked == ["Ben", "Cy", "Dee", "Ana"]
+    assert waiting == ["Eve", "Fay", "Gus", "Hal", "Ivy"]
+    assert "Not rated yet" in body
+    assert "0.0" not in body.split("</table>", 1)[1]  # no made-up rating for the unrated
+
+
+def test_leaderboard_with_nobody_rated_lists_everyone_as_not_rated_yet(user_client, players):
+    body = user_client.get(reverse("scoring:leaderboard")).content.decode()
+    ranked, waiting = _leaderboard_sections(body)
+    assert ranked == [] and "<table" not in body
+    assert waiting == ["Ana", "Ben", "Cy", "Dee"]

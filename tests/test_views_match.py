@@ -1,3 +1,5 @@
+import re
+
 import pytest
 from django.urls import reverse
 from helpers import FIRST_8, FIRST_11
@@ -37,7 +39,6 @@ def test_scoreboard_of_another_user_is_404(client, other_user, casino_match):
     assert client.get(_url("match", casino_match)).status_code == 404
     assert client.post(_url("hand-create", casino_match), TYPICAL).status_code == 404
     assert client.post(_url("hand-preview", casino_match), TYPICAL).status_code == 404
-    assert client.post(_url("sweep", casino_match, 0), {"delta": "1"}).status_code == 404
     assert client.post(_url("match-abandon", casino_match)).status_code == 404
     assert client.post(_url("match-rematch", casino_match)).status_code == 404
     assert client.post(_url("hand-delete", casino_match)).status_code == 404
@@ -47,7 +48,6 @@ def test_scoreboard_of_another_user_is_404(client, other_user, casino_match):
 def test_scoreboard_refuses_post_and_hand_create_refuses_get(user_client, casino_match):
     assert user_client.post(_url("match", casino_match)).status_code == 405
     assert user_client.get(_url("hand-create", casino_match)).status_code == 405
-    assert user_client.get(_url("sweep", casino_match, 0)).status_code == 405
 
 
 def test_scoreboard_needs_login(client, casino_match):
@@ -74,7 +74,7 @@ def test_hand_that_does_not_add_up_keeps_values_and_says_what_is_off(user_client
     data = {**TYPICAL, "cards_1": "20"}
     response = user_client.post(_url("hand-create", casino_match), data, headers=HX)
     body = response.content.decode()
-    assert response.status_code == 200
+    assert response.status_code == 400
     assert "cards add up to 47, not 52" in body
     assert 'value="27"' in body and 'value="20"' in body
     assert 'aria-describedby="id_cards_0_error"' in body
@@ -112,12 +112,17 @@ def test_preview_without_javascript_renders_the_page(user_client, casino_match):
     assert not Hand.objects.exists()
 
 
-def test_sweep_buttons_count_on_the_server(user_client, casino_match):
-    response = user_client.post(_url("sweep", casino_match, 1), {"delta": "1"}, headers=HX)
-    assert 'id="sweeps-1"' in response.content.decode() and 'value="1"' in response.content.decode()
-    user_client.post(_url("sweep", casino_match, 1), {"delta": "1"})
-    body = user_client.get(_url("match", casino_match)).content.decode()
-    assert 'name="sweeps_1" id="id_sweeps_1"\n                 value="2"' in body
+def test_sweep_buttons_without_javascript_count_and_keep_what_was_typed(user_client, casino_match):
+    data = {**TYPICAL, "sweeps_1": "2", "step": "1:+1"}
+    body = user_client.post(_url("hand-create", casino_match), data).content.decode()
+    assert re.search(r'name="sweeps_1" id="id_sweeps_1"\s+value="3"', body)
+    assert re.search(r'name="cards_0" id="id_cards_0"\s+value="27"', body)
+    assert re.search(r'id="id_card_10D_0"[^>]* checked', body)
+    assert "This field is required" not in body
+    data = {**TYPICAL, "step": "0:-1"}  # never below zero
+    body = user_client.post(_url("hand-create", casino_match), data).content.decode()
+    assert re.search(r'name="sweeps_0" id="id_sweeps_0"\s+value="0"', body)
+    assert not Hand.objects.exists()
 
 
 def test_win_is_announced_with_reason_and_rematch(user_client, casino_match):
@@ -169,11 +174,20 @@ def test_abandon_and_rematch(user_client, casino_match):
 
 def test_delete_last_hand(user_client, casino_match):
     services.hand_record(match=casino_match, number=1, tallies=FIRST_8)
-    response = user_client.post(_url("hand-delete", casino_match))
+    response = user_client.post(_url("hand-delete", casino_match), {"number": "1"})
     assert response.status_code == 302 and not Hand.objects.exists()
     assert _totals(casino_match) == [0, 0]
-    response = user_client.post(_url("hand-delete", casino_match), follow=True)
+    response = user_client.post(_url("hand-delete", casino_match), {"number": "1"}, follow=True)
     assert "There is no hand to delete." in response.content.decode()
+
+
+def test_a_second_delete_of_the_same_hand_deletes_nothing_more(user_client, casino_match):
+    services.hand_record(match=casino_match, number=1, tallies=FIRST_8)
+    services.hand_record(match=casino_match, number=2, tallies=FIRST_8)
+    user_client.post(_url("hand-delete", casino_match), {"number": "2"})
+    response = user_client.post(_url("hand-delete", casino_match), {"number": "2"}, follow=True)
+    assert "Hand 2 is not the last hand any more: nothing was deleted." in response.content.decode()
+    assert list(Hand.objects.values_list("number", flat=True)) == [1]
 
 
 def test_bad_hand_number_says_the_form_is_out_of_date(user_client, casino_match):

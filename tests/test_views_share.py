@@ -106,7 +106,6 @@ def test_anonymous_posts_to_the_match_are_sent_to_login_and_change_nothing(clien
     for name, args in [
         ("hand-create", ()),
         ("hand-delete", ()),
-        ("sweep", (0,)),
         ("match-abandon", ()),
         ("match-rematch", ()),
         ("share-revoke", ()),

@@ -2,10 +2,12 @@
 
 from django import template
 from django.utils import formats
+from django.utils.html import format_html
+from django.utils.safestring import SafeString
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-from scoring import charts
+from scoring import charts, once
 
 register = template.Library()
 
@@ -20,6 +22,12 @@ CATEGORY_TAKEN = {
     "D": gettext_lazy("the ace of diamonds"),
     "sweeps": gettext_lazy("sweeps"),
 }
+
+
+@register.simple_tag
+def form_once() -> SafeString:
+    """A one-time token for a creating form: sent twice, the form creates once (scoring/once.py)."""
+    return format_html('<input type="hidden" name="{}" value="{}">', once.FIELD, once.new_token())
 
 
 @register.simple_tag

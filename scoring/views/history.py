@@ -94,5 +94,10 @@ def head_to_head(request: HtmxHttpRequest, pk: int, other: int) -> HttpResponse:
 @login_required
 @require_safe
 def leaderboard(request: HtmxHttpRequest) -> HttpResponse:
-    players = selectors.leaderboard(request.user)
-    return render(request, "scoring/leaderboard.html", {"players": players})
+    players = list(selectors.leaderboard(request.user))
+    context = {
+        "players": players,
+        "rated": [player for player in players if player.rated],
+        "unrated": [player for player in players if not player.rated],
+    }
+    return render(request, "scoring/leaderboard.html", context)

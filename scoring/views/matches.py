@@ -9,7 +9,7 @@ from django.contrib import messages
 from django.contrib.auth import login
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import ValidationError
-from django.db import DatabaseError
+from django.db import DatabaseError, IntegrityError, transaction
 from django.http import HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
@@ -19,6 +19,7 @@ from django.views.decorators.vary import vary_on_headers
 from scoring import selectors, services
 from scoring.forms import HandForm, MatchForm, PlayerForm, SignupForm
 from scoring.models import Match
+from scoring.once import once_per_form
 from scoring.views.common import HtmxHttpRequest, partial_template
 
 logger = logging.getLogger(__name__)
@@ -30,18 +31,25 @@ def home(request: HtmxHttpRequest) -> HttpResponse:
 
 
 @require_http_methods(["GET", "POST"])
+@once_per_form
 def signup(request: HtmxHttpRequest) -> HttpResponse:
     form = SignupForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
-        user = form.save()
-        # Named because django-axes adds a second backend (settings.AUTHENTICATION_BACKENDS).
-        login(request, user, backend="django.contrib.auth.backends.ModelBackend")
-        return redirect("scoring:match-new")
+        try:
+            with transaction.atomic():
+                user = form.save()
+        except IntegrityError:  # the same username, signed up by a concurrent request
+            form.add_error("username", form.fields["username"].error_messages["unique"])
+        else:
+            # Named because django-axes adds a second backend (settings.AUTHENTICATION_BACKENDS).
+            login(request, user, backend="django.contrib.auth.backends.ModelBackend")
+            return redirect("scoring:match-new")
     return render(request, "registration/signup.html", {"form": form})
 
 
 @login_required
 @require_http_methods(["GET", "POST"])
+@once_per_form
 def player_list(request: HtmxHttpRequest) -> HttpResponse:
     form = PlayerForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
@@ -59,6 +67,7 @@ def player_list(request: HtmxHttpRequest) -> HttpResponse:
 
 @login_required
 @require_http_methods(["GET", "POST"])
+@once_per_form
 def match_new(request: HtmxHttpRequest) -> HttpResponse:
     form = MatchForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
@@ -90,12 +99,11 @@ def _start_match(request: HtmxHttpRequest, data: dict[str, Any]) -> Match:
 def _board_context(match: Match, form: HandForm | None = None, **extra: Any) -> dict[str, Any]:
     board = selectors.match_board(match)
     if form is None and match.is_open:
-        form = HandForm(
-            side_names=board.side_names,
-            pending_sweeps=[side.pending_sweeps for side in board.sides],
-            initial={"number": match.hand_count + 1},
-        )
+        form = HandForm(side_names=board.side_names, initial={"number": match.hand_count + 1})
     return {"board": board, "match": match, "form": form, **extra}
+
+
+MATCH_TEMPLATE = "scoring/match_detail.html"
 
 
 @login_required
@@ -103,39 +111,82 @@ def _board_context(match: Match, form: HandForm | None = None, **extra: Any) -> 
 @vary_on_headers("HX-Request")
 def match_detail(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     match = selectors.match_for_owner(request.user, pk)
+    since = request.GET.get("since")
+    if request.htmx and since is not None:
+        # An open board asking whether anything changed (a hand saved on another phone).
+        if since == str(match.version):
+            return HttpResponse(status=204)
+        if match.is_open:
+            # Totals, turn, sheet and hand number only: what is being typed stays.
+            return render(request, f"{MATCH_TEMPLATE}#board-update", _board_context(match))
+        response = render(request, f"{MATCH_TEMPLATE}#board", _board_context(match))
+        return reswap(response, "#board", "outerHTML")
     return render(
-        request,
-        partial_template(request, "scoring/match_detail.html", "board"),
-        _board_context(match),
+        request, partial_template(request, MATCH_TEMPLATE, "board"), _board_context(match)
     )
+
+
+def reswap(response: HttpResponse, target: str, swap: str) -> HttpResponse:
+    response["HX-Retarget"], response["HX-Reswap"] = target, swap
+    return response
 
 
 @login_required
 @require_POST
 def hand_create(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     match = selectors.match_for_owner(request.user, pk)
-    form = HandForm(request.POST, side_names=services.side_names(match))
-    template = partial_template(request, "scoring/match_detail.html", "board")
+    names = services.side_names(match)
+    template = partial_template(request, MATCH_TEMPLATE, "board")
+    step = HandForm.parse_step(request.POST.get("step", ""), len(names))
+    if step is not None:  # a sweep stepper without JavaScript: count it, save nothing
+        form = HandForm.redrawn(request.POST, side_names=names, step=step)
+        return render(request, template, _board_context(match, form))
+    form = HandForm(request.POST, side_names=names)
     if request.POST.get("preview"):  # "Check points" without JavaScript
         return render(request, template, _board_context(match, form, **_preview(match, form)))
+    status = 400  # the form says what is wrong
     if form.is_valid():
         try:
             services.hand_record(
                 match=match, number=form.cleaned_data["number"], tallies=form.tallies
             )
+        except services.HandNumberTaken as taken:
+            return _hand_moved(request, match, template, taken)
         except ValidationError as error:
             form.add_error(None, error)
         except DatabaseError:
             # hand_record is one transaction: when it fails, none of the hand was stored.
             logger.exception("Recording hand of match %s failed", match.pk)
             form.add_error(None, _("Could not save the hand, nothing was stored; try again."))
+            status = 503
         else:
             if not request.htmx:
                 return redirect(match)
             match.refresh_from_db()
             return render(request, template, _board_context(match, saved=True))
     match.refresh_from_db()
-    return render(request, template, _board_context(match, form))
+    return render(request, template, _board_context(match, form), status=status)
+
+
+def _hand_moved(
+    request: HtmxHttpRequest, match: Match, template: str, taken: services.HandNumberTaken
+) -> HttpResponse:
+    """The hand's number was taken meanwhile: show the board as it is now, with the counts typed
+    here moved to the next hand, to check and save again (or to see that the match is over)."""
+    match.refresh_from_db()
+    context = _board_context(match)
+    if taken.next_number is not None:
+        context["form"] = HandForm.redrawn(
+            request.POST, side_names=context["board"].side_names, number=taken.next_number
+        )
+        context["moved_note"] = _(
+            "Hand %(number)d was saved from another screen; your counts are now hand %(next)d."
+        ) % {"number": taken.number, "next": taken.next_number}
+    else:
+        context["moved_note"] = _(
+            "Hand %(number)d was saved from another screen, and the match is over."
+        ) % {"number": taken.number}
+    return render(request, template, context, status=409)
 
 
 @login_required
@@ -194,33 +245,16 @@ def hand_edit(request: HtmxHttpRequest, pk: int, number: int) -> HttpResponse:
 def hand_delete(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     match = selectors.match_for_owner(request.user, pk)
     try:
-        services.hand_delete_last(match=match)
+        number = int(request.POST.get("number", ""))
+    except ValueError:
+        number = 0
+    try:
+        services.hand_delete_last(match=match, number=number)
     except ValidationError as error:
         messages.error(request, " ".join(error.messages))
     else:
         messages.success(request, _("The last hand was deleted."))
     return redirect(match)
-
-
-@login_required
-@require_POST
-def sweep_adjust(request: HtmxHttpRequest, pk: int, position: int) -> HttpResponse:
-    match = selectors.match_for_owner(request.user, pk)
-    names = services.side_names(match)
-    if not match.is_open or position >= len(names):
-        return redirect(match)
-    delta = 1 if request.POST.get("delta") != "-1" else -1
-    side = services.sweep_adjust(match=match, position=position, delta=delta)
-    if not request.htmx:
-        return redirect(match)
-    # Only this side's counter is swapped, so what was typed elsewhere in the form stays.
-    pending = [0] * len(names)
-    pending[position] = side.pending_sweeps
-    form = HandForm(side_names=names, pending_sweeps=pending)
-    row = form.side_rows()[position]
-    return render(
-        request, "scoring/_hand_form.html#sweeps", {"match": match, "row": row, "live": True}
-    )
 
 
 @login_required
@@ -233,6 +267,7 @@ def match_abandon(request: HtmxHttpRequest, pk: int) -> HttpResponse:
 
 @login_required
 @require_POST
+@once_per_form
 def match_rematch(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     match = selectors.match_for_owner(request.user, pk)
     return redirect(services.match_rematch(match=match))

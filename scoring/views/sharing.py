@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import hashlib
 import io
 import json
 from typing import Any
@@ -13,7 +12,6 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpResponse
 from django.shortcuts import redirect, render
-from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import ngettext
@@ -25,6 +23,7 @@ from django_htmx.http import HttpResponseClientRedirect
 from scoring import selectors, transfer
 from scoring.forms import ImportForm
 from scoring.models import Match
+from scoring.once import once_per_form
 from scoring.views.common import HtmxHttpRequest, partial_template
 
 SHARE_TEMPLATE = "scoring/share.html"
@@ -40,13 +39,14 @@ MAX_PROBLEMS_SHOWN = 50
 @vary_on_headers("HX-Request")
 def shared_match(request: HtmxHttpRequest, token: str) -> HttpResponse:
     match = transfer.match_for_share_token(token)
-    context: dict[str, Any] = {"board": selectors.match_board(match), "match": match}
-    sheet = render_to_string(f"{SHARE_TEMPLATE}#sheet", context, request)
-    version = hashlib.sha256(sheet.encode()).hexdigest()[:16]
-    if request.htmx and request.GET.get("since") == version:
+    if request.htmx and request.GET.get("since") == str(match.version):
         # Nothing new: htmx swaps nothing on 204, so hands the viewer opened stay open.
         return HttpResponse(status=204)
-    context.update(sheet=sheet, poll_url=f"{request.path}?{urlencode({'since': version})}")
+    context: dict[str, Any] = {
+        "board": selectors.match_board(match),
+        "match": match,
+        "poll_url": f"{request.path}?{urlencode({'since': match.version})}",
+    }
     response = render(request, partial_template(request, SHARE_TEMPLATE, "board"), context)
     response["X-Robots-Tag"] = "noindex, nofollow"
     return response
@@ -61,6 +61,7 @@ def _share_panel(request: HtmxHttpRequest, match: Match) -> HttpResponse:
 
 @login_required
 @require_POST
+@once_per_form
 def share_create(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     match = selectors.match_for_owner(request.user, pk)
     return _share_panel(request, transfer.share_link_create(match=match))
@@ -139,6 +140,7 @@ def export_match_hands(request: HtmxHttpRequest, pk: int) -> HttpResponse:
 
 @login_required
 @require_http_methods(["GET", "POST"])
+@once_per_form
 def match_import(request: HtmxHttpRequest) -> HttpResponse:
     posted = request.method == "POST"
     form = ImportForm(request.POST if posted else None, request.FILES if posted else None)

@@ -17,13 +17,16 @@ def test_a_hand_is_recorded_with_plain_form_posts(
     expect(page.locator("html")).not_to_have_class("js")
     expect(page.locator("[data-total]")).to_have_text(["0", "0"])
 
-    # The sweep stepper posts to the server and comes back to the scoreboard.
+    # The sweep stepper posts the whole form: the server counts the sweep and shows the form
+    # again with everything typed so far, saving nothing.
+    enter_hand(page, 30, 9, ALL_SPECIALS, save=False)
     page.get_by_role("button", name="One more sweep for Ana").click()
-    page.wait_for_url(board_url)
+    page.wait_for_url(f"{board_url}hands/")
     expect(page.locator("#id_sweeps_0")).to_have_value("1")
+    expect(page.locator("#id_cards_0")).to_have_value("30")
+    expect(page.locator("#id_card_10D_0")).to_be_checked()
 
     # "Check points" (shown only without JS) re-renders the form with the preview.
-    enter_hand(page, 30, 9, ALL_SPECIALS, save=False)
     page.get_by_role("button", name="Check points").click()
     expect(page.locator("#preview")).to_contain_text("12 points → 12")
     expect(page.locator("#id_cards_0")).to_have_value("30")

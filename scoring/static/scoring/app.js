@@ -19,6 +19,84 @@
     if (form) fillDerived(form);
   });
 
+  // Sweep steppers count in the page, from whatever the box holds, and tell the form (preview,
+  // draft) like typing does. Without JavaScript they post the form and the server counts.
+  document.addEventListener("click", function (event) {
+    var button = event.target.closest && event.target.closest("[data-step]");
+    if (!button) return;
+    var input = document.getElementById(button.dataset.stepFor);
+    if (!input) return;
+    event.preventDefault();
+    var value = parseInt(input.value, 10);
+    value = (Number.isNaN(value) ? 0 : value) + Number(button.dataset.step);
+    input.value = String(Math.min(Math.max(value, 0), Number(input.max) || 24));
+    input.dispatchEvent(new Event("input", { bubbles: true }));
+  });
+
+  // The hand being typed lives in this browser until it is saved: a reload, Back or a closed tab
+  // keeps all of it (counts, special cards, sweeps). One draft per match.
+  function draftKey(form) { return "casino-draft:" + form.dataset.draft; }
+  function draftSave(form) {
+    var values = {};
+    Array.prototype.forEach.call(form.elements, function (field) {
+      if (!field.name || field.type === "hidden" || field.type === "submit" || field.type === "button") return;
+      if (field.type === "radio") { if (field.checked) values[field.name] = field.value; return; }
+      if (field.value !== "" && !(field.name.indexOf("sweeps_") === 0 && field.value === "0")) values[field.name] = field.value;
+    });
+    try {
+      if (Object.keys(values).length) localStorage.setItem(draftKey(form), JSON.stringify(values));
+      else localStorage.removeItem(draftKey(form));
+    } catch (error) { /* storage full or refused: the form still works */ }
+  }
+  function draftRestore(form) {
+    var values;
+    try { values = JSON.parse(localStorage.getItem(draftKey(form)) || "null"); } catch (error) { values = null; }
+    if (!values) return;
+    var typed = Array.prototype.some.call(form.elements, function (field) {
+      return (field.type === "number" && field.value !== "" && field.value !== "0") || (field.type === "radio" && field.checked);
+    });
+    if (typed) { draftSave(form); return; }  // the server sent counts back (an error, a moved hand)
+    Object.keys(values).forEach(function (name) {
+      var fields = form.querySelectorAll('[name="' + name + '"]');
+      Array.prototype.forEach.call(fields, function (field) {
+        if (field.type === "radio") field.checked = field.value === values[name];
+        else field.value = values[name];
+      });
+    });
+    form.dispatchEvent(new Event("change", { bubbles: true }));
+  }
+  function draftForget(matchId) {
+    try { localStorage.removeItem("casino-draft:" + matchId); } catch (error) { /* nothing kept */ }
+  }
+  ["input", "change"].forEach(function (type) {
+    document.addEventListener(type, function (event) {
+      var form = event.target.closest && event.target.closest("[data-draft]");
+      if (form) draftSave(form);
+    });
+  });
+  document.body.addEventListener("htmx:beforeSwap", function (event) {
+    // A saved hand: its draft is done with (the board that comes back says it was saved).
+    var xhr = event.detail.xhr;
+    var form = event.detail.requestConfig && event.detail.requestConfig.elt;
+    if (form && form.dataset && form.dataset.draft && xhr.status === 200 && xhr.responseText.indexOf("data-hand-saved") !== -1) {
+      draftForget(form.dataset.draft);
+    }
+  });
+  function restoreDrafts() {
+    var form = document.querySelector("[data-draft]");
+    if (form) draftRestore(form);
+  }
+
+  // Back to a page kept in memory, or a phone woken up: ask the board for what changed now.
+  function refreshBoard() {
+    var poll = document.querySelector("[data-poll]");
+    if (poll && window.htmx) window.htmx.trigger(poll, "refresh");
+  }
+  window.addEventListener("pageshow", function (event) { if (event.persisted) refreshBoard(); });
+  document.addEventListener("visibilitychange", function () {
+    if (document.visibilityState === "visible") refreshBoard();
+  });
+
   // Ask before destructive posts (the server does not depend on it).
   document.addEventListener("submit", function (event) {
     var message = event.target.dataset && event.target.dataset.confirm;
@@ -68,10 +146,12 @@
   }
   document.addEventListener("visibilitychange", requestWakeLock);
   document.addEventListener("DOMContentLoaded", requestWakeLock);
+  document.addEventListener("DOMContentLoaded", restoreDrafts);
   document.body.addEventListener("htmx:afterSettle", function (event) {
     requestWakeLock();
     var form = document.querySelector("[data-hand-form]");
     if (form) fillDerived(form);
+    if (event.detail.target && event.detail.target.id === "board") restoreDrafts();
     // After a saved hand the fresh form starts at the first side's cards.
     if (event.detail.target && event.detail.target.id === "board") {
       var first = document.querySelector("[data-hand-form] [autofocus]");

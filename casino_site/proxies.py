@@ -1,0 +1,73 @@
+"""The client's address as the login throttle (django-axes) counts it, behind trusted proxies.
+
+Each proxy appends the address a request came from to X-Forwarded-For, so behind
+DJANGO_TRUSTED_PROXY_COUNT proxies the client is that many addresses from the right; anything
+further left was written by the client and means nothing. The header is read only when the request
+comes from a trusted proxy (FORWARDED_ALLOW_IPS, the list gunicorn uses for the same purpose):
+a client that reaches the app directly cannot pick a new address for every guess.
+"""
+
+from __future__ import annotations
+
+import ipaddress
+import logging
+from collections.abc import Sequence
+from functools import lru_cache
+
+from django.conf import settings
+from django.http import HttpRequest
+
+logger = logging.getLogger(__name__)
+
+Network = ipaddress.IPv4Network | ipaddress.IPv6Network
+
+
+@lru_cache(maxsize=16)
+def _networks(trusted: tuple[str, ...]) -> tuple[Network, ...]:
+    return tuple(ipaddress.ip_network(item) for item in trusted if item != "*")
+
+
+def _ip(text: str | None) -> ipaddress.IPv4Address | ipaddress.IPv6Address | None:
+    try:
+        return ipaddress.ip_address((text or "").strip())
+    except ValueError:
+        return None
+
+
+def is_trusted_proxy(address: str | None, trusted: Sequence[str]) -> bool:
+    """Whether a request from `address` came through one of the `trusted` proxies.
+
+    A connection without an IP address (a UNIX socket) counts as trusted, as gunicorn counts it:
+    only a process on the same machine, the proxy, can open it.
+    """
+    if "*" in trusted:
+        return True
+    ip = _ip(address)
+    if ip is None:
+        return True
+    return any(ip in network for network in _networks(tuple(trusted)))
+
+
+def client_ip(request: HttpRequest) -> str | None:
+    """The client's address (AXES_CLIENT_IP_CALLABLE): REMOTE_ADDR, or, from a trusted proxy,
+    the address the outermost of DJANGO_TRUSTED_PROXY_COUNT proxies wrote."""
+    remote = request.META.get("REMOTE_ADDR") or None
+    header = request.META.get("HTTP_X_FORWARDED_FOR", "")
+    count: int = settings.TRUSTED_PROXY_COUNT
+    trusted: list[str] = settings.TRUSTED_PROXIES
+    if not count:
+        if header and is_trusted_proxy(remote, trusted):
+            logger.warning(
+                "A login came through a proxy (%s, X-Forwarded-For present) but "
+                "DJANGO_TRUSTED_PROXY_COUNT is 0: every client counts as the proxy, so a few wrong "
+                "passwords from anyone lock the player out. Set it to the number of proxies.",
+                remote or "a UNIX socket",
+            )
+        return remote
+    if not is_trusted_proxy(remote, trusted):
+        return remote  # reached the app directly: its X-Forwarded-For is its own invention
+    addresses = [address.strip() for address in header.split(",") if address.strip()]
+    if len(addresses) < count:
+        return remote
+    client = _ip(addresses[-count])
+    return str(client) if client is not None else remote

@@ -1,0 +1,272 @@
+"""What phones do at a table, seen from the server: a stale hand number, a second phone's poll,
+Back (no stored pages), and creating forms sent twice."""
+
+import json
+import re
+import threading
+
+import pytest
+from django.db import connection
+from django.test import Client
+from django.test.utils import CaptureQueriesContext
+from django.urls import reverse
+from helpers import FIRST_8
+
+from scoring import services
+from scoring.models import FormSubmission, Hand, Match, Player
+from scoring.once import FIELD
+
+pytestmark = pytest.mark.django_db
+HX = {"HX-Request": "true"}
+# Side 1: 27 cards, 7 spades, 10♦ and A♠ (7 points); side 2 the rest (4 points).
+TYPICAL = {"number": "1", "cards_0": "27", "spades_0": "7", "card_10D": "0", "card_AS": "0"}
+SETUP = {"variant": "casino", "layout": "2", "target": "21", "first_dealer": "0"}
+
+
+def _url(name, match, *args):
+    return reverse(f"scoring:{name}", args=[match.pk, *args])
+
+
+@pytest.mark.parametrize("headers", [{}, HX], ids=["plain", "htmx"])
+def test_a_hand_number_taken_meanwhile_moves_the_typed_counts_to_the_next_hand(
+    user_client, casino_match, headers
+):
+    services.hand_record(match=casino_match, number=1, tallies=FIRST_8)
+    data = {**TYPICAL, "cards_0": "30", "spades_0": "9"}
+    response = user_client.post(_url("hand-create", casino_match), data, headers=headers)
+    body = response.content.decode()
+    assert response.status_code == 409
+    assert "Hand 1 was saved from another screen; your counts are now hand 2." in body
+    assert re.search(r'name="number" value="2"', body)
+    assert re.search(r'name="cards_0" id="id_cards_0"\s+value="30"', body)
+    assert re.search(r'id="id_card_10D_0"[^>]* checked', body)
+    assert "already recorded" not in body  # a note, not an error that loops
+    # Saving again stores it as hand 2.
+    response = user_client.post(
+        _url("hand-create", casino_match), {**data, "number": "2"}, headers=headers
+    )
+    assert response.status_code in (200, 302)
+    assert list(Hand.objects.order_by("number").values_list("number", flat=True)) == [1, 2]
+
+
+def test_a_hand_number_taken_by_the_winning_hand_says_the_match_is_over(user_client, casino_match):
+    services.hand_record(match=casino_match, number=1, tallies=FIRST_8)
+    services.match_abandon(match=casino_match)  # over: no next number to move the counts to
+    response = user_client.post(_url("hand-create", casino_match), TYPICAL, headers=HX)
+    body = response.content.decode()
+    assert response.status_code == 409
+    assert "Hand 1 was saved from another screen, and the match is over." in body
+    assert 'name="cards_0"' not in body
+
+
+def test_an_unchanged_board_answers_204_without_rendering(user_client, casino_match):
+    casino_match.refresh_from_db()
+    url = f"{_url('match', casino_match)}?since={casino_match.version}"
+    user_client.get(url, headers=HX)  # the session learns the account's language once
+    with CaptureQueriesContext(connection) as queries:
+        response = user_client.get(url, headers=HX)
+    assert response.status_code == 204 and response.content == b""
+    # Session, user and the match's row: nothing about sides, seats or hands.
+    assert len(queries) <= 3
+    assert not any("scoring_hand" in q["sql"] or "scoring_seat" in q["sql"] for q in queries)
+
+
+def test_a_changed_board_sends_totals_turn_sheet_and_number_but_not_the_form(
+    user_client, casino_match
+):
+    casino_match.refresh_from_db()
+    since = casino_match.version
+    services.hand_record(match=casino_match, number=1, tallies=FIRST_8)
+    response = user_client.get(f"{_url('match', casino_match)}?since={since}", headers=HX)
+    body = response.content.decode()
+    assert response.status_code == 200
+    assert re.search(r'id="board-status" hx-swap-oob="true"', body)
+    assert re.search(r'id="turn"[^>]*hx-swap-oob="true"', body) and "Hand 2" in body
+    assert re.search(r'id="sheet" hx-swap-oob="true"', body)
+    assert re.search(r'name="number" value="2" id="id_number" hx-swap-oob="true"', body)
+    assert 'name="cards_0"' not in body  # what is being typed stays
+    casino_match.refresh_from_db()
+    assert f"since={casino_match.version}" in body  # the next poll asks from here
+
+
+def test_a_board_whose_match_ended_elsewhere_is_replaced_whole(user_client, casino_match):
+    casino_match.refresh_from_db()
+    since = casino_match.version
+    services.match_abandon(match=casino_match)
+    response = user_client.get(f"{_url('match', casino_match)}?since={since}", headers=HX)
+    assert response["HX-Retarget"] == "#board" and response["HX-Reswap"] == "outerHTML"
+    body = response.content.decode()
+    assert "This match was abandoned." in body and 'name="cards_0"' not in body
+    assert "data-poll" not in body  # nothing more to wait for
+
+
+def test_the_shared_board_answers_204_from_the_version_without_rendering(client, casino_match):
+    from scoring import transfer
+
+    match = transfer.share_link_create(match=casino_match)
+    url = reverse("scoring:shared-match", args=[match.share_token])
+    body = client.get(url).content.decode()
+    poll = re.search(r'hx-get="([^"]+)"', body).group(1).replace("&amp;", "&")
+    assert f"since={match.version}" in poll
+    with CaptureQueriesContext(connection) as queries:
+        response = client.get(poll, headers=HX)
+    assert response.status_code == 204
+    assert len(queries) == 1  # the match by its token
+    services.hand_record(match=match, number=1, tallies=FIRST_8)
+    assert client.get(poll, headers=HX).status_code == 200
+
+
+@pytest.mark.parametrize("name", ["match", "match-list", "player-list", "match-new"])
+def test_pages_that_change_are_not_stored_by_the_browser(user_client, casino_match, name):
+    url = _url(name, casino_match) if name == "match" else reverse(f"scoring:{name}")
+    response = user_client.get(url)
+    assert "no-store" in response["Cache-Control"]
+
+
+# --- creating forms sent twice ------------------------------------------------------------------
+
+
+def test_start_sent_twice_with_one_token_creates_one_match(user_client):
+    data = {**SETUP, "seat_0": "Ana", "seat_1": "Ben", FIELD: "token-1"}
+    first = user_client.post(reverse("scoring:match-new"), data)
+    second = user_client.post(reverse("scoring:match-new"), data)
+    assert Match.objects.count() == 1
+    assert first.status_code == second.status_code == 302
+    assert first["Location"] == second["Location"] == Match.objects.get().get_absolute_url()
+
+
+def test_the_same_token_with_other_data_is_a_new_submission(user_client):
+    user_client.post(
+        reverse("scoring:match-new"), {**SETUP, "seat_0": "A", "seat_1": "B", FIELD: "t"}
+    )
+    user_client.post(
+        reverse("scoring:match-new"), {**SETUP, "seat_0": "A", "seat_1": "C", FIELD: "t"}
+    )
+    assert Match.objects.count() == 2
+
+
+def test_another_users_token_is_not_their_reply(client, user, other_user):
+    data = {**SETUP, "seat_0": "Ana", "seat_1": "Ben", FIELD: "same"}
+    for who in (user, other_user):
+        client.force_login(who)
+        client.post(reverse("scoring:match-new"), data)
+    assert sorted(Match.objects.values_list("owner__username", flat=True)) == ["ana", "mallory"]
+
+
+def test_add_player_sent_twice_by_htmx_answers_the_roster_both_times(user_client):
+    data = {"name": "Zoe", FIELD: "tok"}
+    first = user_client.post(reverse("scoring:player-list"), data, headers=HX)
+    second = user_client.post(reverse("scoring:player-list"), data, headers=HX)
+    assert Player.objects.filter(name="Zoe").count() == 1
+    assert second.status_code == 200 and second.content == first.content
+    assert "already have a player" not in second.content.decode()
+
+
+def test_rematch_sent_twice_creates_one(user_client, casino_match):
+    url = _url("match-rematch", casino_match)
+    first = user_client.post(url, {FIELD: "r"})
+    second = user_client.post(url, {FIELD: "r"})
+    third = user_client.post(url)  # another phone, another token: still the same rematch
+    assert Match.objects.filter(rematch_of=casino_match).count() == 1
+    assert first["Location"] == second["Location"] == third["Location"]
+
+
+def test_share_link_sent_twice_makes_one_link(user_client, casino_match):
+    url = _url("share-create", casino_match)
+    first = user_client.post(url, {FIELD: "s"}, headers=HX)
+    second = user_client.post(url, {FIELD: "s"}, headers=HX)
+    assert first.content == second.content
+    casino_match.refresh_from_db()
+    assert casino_match.share_token in second.content.decode()
+
+
+def test_import_sent_twice_imports_once(user_client, casino_match):
+    from django.core.files.uploadedfile import SimpleUploadedFile
+
+    from scoring import transfer
+
+    text = json.dumps(transfer.export_json(transfer.match_documents(casino_match.owner)))
+    before = Match.objects.count()
+    for _ in range(2):
+        upload = SimpleUploadedFile("m.json", text.encode(), content_type="application/json")
+        user_client.post(reverse("scoring:match-import"), {"file": upload, FIELD: "imp"})
+    assert Match.objects.count() == before + 1
+
+
+def test_creating_forms_carry_a_fresh_token_each_time(user_client, casino_match):
+    pages = [
+        reverse("scoring:match-new"),
+        reverse("scoring:player-list"),
+        reverse("scoring:match-import"),
+    ]
+    for page in pages:
+        tokens = [
+            re.search(rf'name="{FIELD}" value="([^"]+)"', user_client.get(page).content.decode())
+            for _ in range(2)
+        ]
+        assert all(tokens), page
+        assert tokens[0].group(1) != tokens[1].group(1), page
+
+
+@pytest.mark.django_db(transaction=True)
+def test_two_concurrent_starts_with_one_token_create_one_match(user):
+    data = {**SETUP, "seat_0": "Ana", "seat_1": "Ben", FIELD: "race"}
+    barrier = threading.Barrier(2)
+    statuses = []
+
+    def submit():
+        client = Client()
+        client.force_login(user)
+        barrier.wait()
+        statuses.append(client.post(reverse("scoring:match-new"), data).status_code)
+        connection.close()
+
+    threads = [threading.Thread(target=submit) for _ in range(2)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert statuses == [302, 302]
+    assert Match.objects.count() == 1
+    assert FormSubmission.objects.count() == 1
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.parametrize("what", ["player", "rename", "signup"])
+def test_concurrent_creates_of_one_name_answer_already_exists(user, what):
+    """Both requests pass the form's check before either writes: the loser must get the form's
+    message, not a 500 from the unique index."""
+    from django.contrib.auth import get_user_model
+
+    if what == "rename":
+        services.player_create(owner=user, name="Ana")
+        services.player_create(owner=user, name="Ben")
+    barrier = threading.Barrier(2)
+    responses = []
+
+    def submit(index):
+        client = Client()
+        if what != "signup":
+            client.force_login(user)
+        barrier.wait()
+        if what == "player":
+            responses.append(client.post(reverse("scoring:player-list"), {"name": "Zoe"}))
+        elif what == "rename":
+            player = Player.objects.get(name=["Ana", "Ben"][index])
+            url = reverse("scoring:player", args=[player.pk])
+            responses.append(client.post(url, {"name": "Zed"}))
+        else:
+            data = {"username": "zoe", "password1": "pw-Zoe-12345!", "password2": "pw-Zoe-12345!"}
+            responses.append(client.post(reverse("scoring:signup"), data))
+        connection.close()
+
+    threads = [threading.Thread(target=submit, args=(i,)) for i in range(2)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert all(response.status_code < 500 for response in responses)
+    if what == "signup":
+        assert get_user_model().objects.filter(username="zoe").count() == 1
+    else:
+        assert Player.objects.filter(name="Zoe" if what == "player" else "Zed").count() == 1
