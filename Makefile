@@ -4,7 +4,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: messages screenshots run serve test lint format bench-rules bench-pages bench-load install clean
+.PHONY: messages screenshots run serve test lint format bench-rules bench-pages bench-load bench-match install clean
 
 $(STAMP): pyproject.toml
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -52,16 +52,24 @@ format: $(STAMP)
 bench-rules: $(STAMP)
 	$(PY) manage.py bench_rules
 
+# A 400-hand match played through the views: save time per hand, scoreboard, swap size, edits.
+BENCH_MATCH_DB ?= $(CURDIR)/bench_match.sqlite3
+bench-match: $(STAMP)
+	rm -f $(BENCH_MATCH_DB)
+	DATABASE_URL=sqlite:///$(BENCH_MATCH_DB) $(PY) manage.py migrate --noinput -v0
+	DATABASE_URL=sqlite:///$(BENCH_MATCH_DB) $(PY) manage.py bench_match
+
 # gunicorn on a free loopback port under wrk: scoreboard reads and hand writes mixed, for 20 s.
 bench-load: $(STAMP)
 	command -v wrk >/dev/null || { apt-get update -qq && apt-get install -y -qq wrk; }
 	$(PY) scripts/bench_load.py
 
-# Seeds 10,000 matches into a database of its own (kept for the next run), then times the pages.
+# Seeds a user with 10,000 matches and one with 50,000 into a database of its own (kept for the
+# next run), then times the pages at both sizes against the home page, and compares the sizes.
 BENCH_DB ?= sqlite:///$(CURDIR)/bench_pages.sqlite3
 bench-pages: $(STAMP)
 	DATABASE_URL=$(BENCH_DB) $(PY) manage.py migrate --noinput -v0
-	DATABASE_URL=$(BENCH_DB) $(PY) manage.py bench_pages
+	DATABASE_URL=$(BENCH_DB) $(PY) manage.py bench_pages --matches 10000 --matches 50000
 
 clean:
 	rm -rf $(VENV) .pytest_cache .ruff_cache .hypothesis

@@ -1,15 +1,17 @@
-"""Random but valid demo history, played through the real services (seed_demo, benchmarks, tests)."""
+"""Random but valid demo history (seed_demo, benchmarks, tests), stored as the services store it."""
 
 from __future__ import annotations
 
 import random
-from datetime import timedelta
+from collections.abc import Iterator
+from dataclasses import dataclass
+from datetime import datetime, timedelta
 
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
 from django.utils import timezone
 
-from scoring import rules, services
+from scoring import bulk, rules, services, stats
 from scoring.models import Match, Player
 
 NAMES = ["Ana", "Ben", "Cy", "Dee", "Eli", "Fay", "Gus", "Hana", "Ivo", "Jo"]
@@ -17,6 +19,7 @@ SUITS = "SHDC"
 DECK = [(rank, suit) for suit in SUITS for rank in range(1, 14)]
 LAYOUTS = [("2", 2, 1)] * 12 + [("3", 3, 1)] * 3 + [("4", 4, 1)] * 2 + [("teams", 2, 2)] * 3
 VARIANTS = ["casino"] * 5 + ["royal"] * 3 + ["dominican"] * 2
+FINISHED_AFTER = timedelta(minutes=30)  # a won or abandoned match ends this long after it began
 
 
 def random_hand(rng: random.Random, sides: int) -> list[rules.Tally]:
@@ -48,46 +51,107 @@ def random_hand(rng: random.Random, sides: int) -> list[rules.Tally]:
     return tallies
 
 
+@dataclass(frozen=True)
+class DemoMatch:
+    """A random match, played out in memory: who sits where, the hands, and how it ended."""
+
+    variant: str
+    sides: list[list[Player]]
+    first_dealer_seat: int
+    hands: list[list[rules.Tally]]
+    abandoned: bool
+
+
+def random_match(rng: random.Random, roster: list[Player], max_hands: int = 40) -> DemoMatch:
+    """Pick players, rules and a dealer, and deal random hands until a side wins (scored by the
+    engine as it goes); now and then the match is abandoned after a hand or two."""
+    _, side_count, per_side = rng.choice(LAYOUTS)
+    chosen = rng.sample(roster, side_count * per_side)
+    variant = rng.choice(VARIANTS)
+    sides = [chosen[position::side_count] for position in range(side_count)]
+    first_dealer_seat = rng.randrange(side_count * per_side)
+    abandon_after = rng.randint(1, 3) if rng.random() < 0.04 else None
+    match_rules = rules.Rules.make(variant)
+    totals: tuple[int, ...] = (0,) * side_count
+    status = rules.Status.PLAYING
+    hands = []
+    for number in range(1, max_hands + 1):
+        if status is rules.Status.WON or number == abandon_after:
+            break
+        tallies = random_hand(rng, side_count)
+        scored = rules.score_hand(
+            match_rules, tallies, totals, tied_before=status is rules.Status.TIED
+        )
+        totals, status = scored.totals, scored.status
+        hands.append(tallies)
+    return DemoMatch(variant, sides, first_dealer_seat, hands, status is not rules.Status.WON)
+
+
 def play_match(
     rng: random.Random, owner: AbstractBaseUser, roster: list[Player], max_hands: int = 40
 ) -> Match:
-    """Start a random match and record random hands until it is won (or abandon it)."""
-    _, side_count, per_side = rng.choice(LAYOUTS)
-    chosen = rng.sample(roster, side_count * per_side)
+    """A random match recorded the normal way: started, then hand by hand through services."""
+    demo = random_match(rng, roster, max_hands)
     match = services.match_start(
         owner=owner,
-        variant=rng.choice(VARIANTS),
-        sides=[chosen[position::side_count] for position in range(side_count)],
-        first_dealer_seat=rng.randrange(side_count * per_side),
+        variant=demo.variant,
+        sides=demo.sides,
+        first_dealer_seat=demo.first_dealer_seat,
     )
-    abandon_after = rng.randint(1, 3) if rng.random() < 0.04 else None
-    for number in range(1, max_hands + 1):
-        if not match.is_open or number == abandon_after:
-            break
-        services.hand_record(match=match, number=number, tallies=random_hand(rng, side_count))
-        match.refresh_from_db()
-    if match.is_open:
+    for number, tallies in enumerate(demo.hands, start=1):
+        services.hand_record(match=match, number=number, tallies=tallies)
+    match.refresh_from_db()
+    if demo.abandoned:
         match = services.match_abandon(match=match)
     return match
 
 
-def seed(owner: AbstractBaseUser, matches: int, *, seed: int = 1, days: int = 730) -> int:
-    """Play `matches` random matches for `owner`, spread over the past `days` days.
+def seed(
+    owner: AbstractBaseUser,
+    matches: int,
+    *,
+    seed: int = 1,
+    days: int = 730,
+    now: datetime | None = None,
+    through_services: bool = False,
+) -> int:
+    """Add `matches` random matches for `owner`, one every so often over the `days` days before
+    `now`, and replay the owner's ratings in the order they finished.
 
-    The dates are spread after the matches are played, so the ratings are replayed at the end
-    in the order of those dates (as if the matches had been played then).
+    The matches are written in bulk (scoring/bulk.py), as the services would store them;
+    `through_services` records them hand by hand instead (slow; the bulk path is tested
+    against it).
     """
     rng = random.Random(seed)
     roster = [services.player_get_or_create(owner=owner, name=name) for name in NAMES]
-    start = timezone.now() - timedelta(days=days)
+    start = (now or timezone.now()) - timedelta(days=days)
     step = timedelta(days=days) / max(matches, 1)
-    for index in range(matches):
-        with transaction.atomic():
-            match = play_match(rng, owner, roster)
-            when = start + step * index
-            Match.objects.filter(pk=match.pk).update(
-                created_at=when,
-                finished_at=when + timedelta(minutes=30) if match.finished_at else None,
-            )
+    if through_services:
+        for index in range(matches):
+            with transaction.atomic():
+                match = play_match(rng, owner, roster)
+                when = start + step * index
+                Match.objects.filter(pk=match.pk).update(
+                    created_at=when,
+                    finished_at=when + FINISHED_AFTER if match.finished_at else None,
+                )
+                stats.player_summaries_refresh(match)
+    else:
+
+        def new_matches() -> Iterator[bulk.NewMatch]:
+            for index in range(matches):
+                demo = random_match(rng, roster)
+                when = start + step * index
+                yield bulk.NewMatch(
+                    rules=rules.Rules.make(demo.variant),
+                    sides=demo.sides,
+                    hands=demo.hands,
+                    first_dealer=demo.first_dealer_seat,
+                    abandoned=demo.abandoned,
+                    created_at=when,
+                    finished_at=when + FINISHED_AFTER,
+                )
+
+        bulk.matches_create(owner, new_matches())
     services.ratings_recompute(owner=owner)
     return matches

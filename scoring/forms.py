@@ -13,11 +13,12 @@ from django.template.defaultfilters import filesizeformat
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-from scoring import rules, transfer
-from scoring.models import Match, Player
+from scoring import matchdoc, rules, transfer
+from scoring.models import Match, Player, name_key
 
 MAX_SEATS = 4
 SPECIAL_CARDS = ("10D", "2S", "AS", "AC", "AH", "AD")
+RED_CARDS = {"10D", "AH", "AD"}
 CARD_LABELS = {"10D": "10♦", "2S": "2♠", "AS": "A♠", "AC": "A♣", "AH": "A♥", "AD": "A♦"}
 LAYOUTS = {"2": (2, 1), "3": (3, 1), "4": (4, 1), "teams": (2, 2)}  # (sides, players per side)
 
@@ -26,8 +27,38 @@ class SignupForm(UserCreationForm):
     pass
 
 
+def readable_text(value: str) -> None:
+    """Refuse text holding U+FFFD or a lone surrogate: what is left of bytes that were not UTF-8
+    (a NUL is refused by every CharField already)."""
+    if matchdoc.bad_text(value.replace("\x00", "")):
+        raise ValidationError(
+            _("This text holds characters that could not be read (�): type it again."),
+            code="unreadable",
+        )
+
+
+def name_fits(value: str) -> None:
+    """Refuse a name whose comparison key (case-folded: "ß" is "ss") is longer than its column."""
+    limit = Player._meta.get_field("name_key").max_length
+    length = len(name_key(value))
+    if length > limit:
+        raise ValidationError(
+            _(
+                "This name is too long: with ß counted as ss it has %(length)d characters, and "
+                "at most %(limit)d fit."
+            )
+            % {"length": length, "limit": limit},
+            code="max_length",
+        )
+
+
+NAME_VALIDATORS = [readable_text, name_fits]
+
+
 class PlayerForm(forms.Form):
-    name = forms.CharField(label=gettext_lazy("Name"), max_length=60, strip=True)
+    name = forms.CharField(
+        label=gettext_lazy("Name"), max_length=60, strip=True, validators=NAME_VALIDATORS
+    )
 
 
 class PlayerMergeForm(forms.Form):
@@ -158,12 +189,13 @@ class MatchForm(forms.Form):
                 max_length=60,
                 required=False,
                 strip=True,
+                validators=NAME_VALIDATORS,
             )
         for position in range(MAX_SEATS):
             self.fields[f"start_{position}"] = forms.IntegerField(
                 label=_("Start total, side %(number)d") % {"number": position + 1},
                 min_value=0,
-                max_value=998,
+                max_value=matchdoc.MAX_START_TOTAL,
                 required=False,
             )
 
@@ -205,13 +237,28 @@ class MatchForm(forms.Form):
         if data.get("scoring") == Match.Scoring.DIFFERENCE and side_count != 2:
             self.add_error("scoring", _("Difference scoring needs exactly two sides."))
         target = data.get("target_value") or rules.DEFAULT_TARGET
+        if (
+            data.get("variant") == Match.Variant.DOMINICAN
+            and target < matchdoc.MIN_DOMINICAN_TARGET
+        ):
+            self.add_error(
+                "target_other",
+                _("Dominican Royal Casino is played to at least %(target)d points.")
+                % {"target": matchdoc.MIN_DOMINICAN_TARGET},
+            )
         start = [data.get(f"start_{position}") or 0 for position in range(side_count)]
-        for position, total in enumerate(start):
-            if total >= target:
-                self.add_error(
-                    f"start_{position}",
-                    _("A start total must be below the target (%(target)d).") % {"target": target},
+        # One side alone at or past the target has already won; sides sharing the top total
+        # there start the match tied (the engine scores it so).
+        leader = rules.start_leader(target, start)
+        if leader is not None:
+            self.add_error(
+                f"start_{leader}",
+                _(
+                    "This side alone is at or past the target (%(target)d): that game is already "
+                    "won. A top total shared with another side starts the match tied."
                 )
+                % {"target": target},
+            )
         data["start_totals"] = start
         return data
 
@@ -223,7 +270,7 @@ class HandForm(forms.Form):
     special card not given to the first side goes to the second.
     """
 
-    number = forms.IntegerField(widget=forms.HiddenInput, min_value=1, max_value=999)
+    number = forms.IntegerField(widget=forms.HiddenInput, min_value=1, max_value=matchdoc.MAX_HANDS)
 
     def __init__(
         self,
@@ -319,21 +366,42 @@ class HandForm(forms.Form):
         return initial
 
     def side_rows(self) -> list[dict[str, Any]]:
-        """Per side: its name and bound fields, and its column of the six special cards."""
+        """Per side: its name and its cards, spades and sweeps fields (what the template reads of
+        each, worked out once here: the scoreboard renders them on every load)."""
         return [
             {
                 "position": position,
                 "name": name,
-                "cards": self[f"cards_{position}"],
-                "spades": self[f"spades_{position}"],
-                "sweeps": self[f"sweeps_{position}"],
+                "cards": _field_view(self[f"cards_{position}"]),
+                "spades": _field_view(self[f"spades_{position}"]),
+                "sweeps": _field_view(self[f"sweeps_{position}"]),
                 "derived": len(self.side_names) == 2 and position == 1,
             }
             for position, name in enumerate(self.side_names)
         ]
 
-    def card_fields(self) -> list[tuple[str, str, forms.BoundField]]:
-        return [(card, CARD_LABELS[card], self[f"card_{card}"]) for card in SPECIAL_CARDS]
+    def card_fields(self) -> list[dict[str, Any]]:
+        """Per special card: its code, symbol, field and one (value, side name, id, checked)
+        choice per side (built here: the scoreboard renders them on every load)."""
+        rows = []
+        for card in SPECIAL_CARDS:
+            field = self[f"card_{card}"]
+            chosen = field.value()
+            chosen = "" if chosen is None else str(chosen)
+            choices = [
+                (str(position), name, f"{field.auto_id}_{position}", str(position) == chosen)
+                for position, name in enumerate(self.side_names)
+            ]
+            rows.append(
+                {
+                    "code": card,
+                    "symbol": CARD_LABELS[card],
+                    "red": card in RED_CARDS,
+                    "field": field,
+                    "choices": choices,
+                }
+            )
+        return rows
 
     def clean(self) -> dict[str, Any]:
         data = super().clean()
@@ -365,6 +433,18 @@ class HandForm(forms.Form):
         for problem in rules.validate(self.tallies, count):
             self.add_error(_problem_field(problem), problem.describe(self.side_names, _))
         return data
+
+
+def _field_view(bound: forms.BoundField) -> dict[str, Any]:
+    """What a template reads of a bound field, each worked out once."""
+    return {
+        "html_name": bound.html_name,
+        "id_for_label": bound.id_for_label,
+        "auto_id": bound.auto_id,
+        "value": bound.value(),
+        "errors": bound.errors,
+        "field": bound.field,
+    }
 
 
 def _problem_field(problem: rules.Problem) -> str | None:

@@ -1,12 +1,19 @@
 """The match JSON format ("casino-score/1", docs/MATCH_FORMAT.md): parse, check and render.
 
 Pure Python like `rules`: the `score`, `export_matches` and `import_matches` commands and the web
-import/export are thin layers over `load_document`, `check_match` and `result_json`.
+import/export are thin layers over `load_document` (or `parse_json` and `read_documents`),
+`read_match`, `match_json` and `result_json`.
+
+Every problem of a document is reported, not only the first: what cannot be read is named
+(key, match, hand, side), and each hand that could be read is still checked against the deck.
+Nothing a file holds can make this module raise anything but DocumentError: numbers of any
+length, lone surrogates, NUL and letters whose capitals are other letters are refused in words.
 """
 
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -17,7 +24,16 @@ from scoring.rules import Problem, Rules, Tally, gettext_noop
 FORMAT = "casino-score/1"
 RULE_KEYS = ("variant", "target", "sweeps", "several_reach", "scoring", "twenty_needs")
 TALLY_KEYS = ("cards", "spades", "big_casino", "little_casino", "aces", "sweeps")
-MATCH_KEYS = ("format", "rules", "sides", "start_totals", "hands", "result")
+MATCH_KEYS = (
+    "format",
+    "rules",
+    "sides",
+    "abandoned",
+    "first_dealer",
+    "start_totals",
+    "hands",
+    "result",
+)
 OPTION_VALUES: dict[str, tuple[str, ...]] = {
     "variant": tuple(rules.Variant),
     "sweeps": tuple(rules.SweepRule),
@@ -26,39 +42,76 @@ OPTION_VALUES: dict[str, tuple[str, ...]] = {
     "twenty_needs": tuple(rules.TwentyNeeds),
 }
 
+MAX_NAME = 60
+MAX_TARGET = 999
+MIN_DOMINICAN_TARGET = 4  # the near-target rules need 3 points of room (RULES.md §6)
+MAX_START_TOTAL = 999
+MAX_HANDS = 1000  # hands in one match: hand numbers run 1 to 1,000, on the scoreboard too
+TALLY_RANGES = {"cards": rules.PACK, "spades": rules.SPADES, "sweeps": rules.MAX_SWEEPS}
+ACE_LETTERS = frozenset(rules.ACE_SUITS + rules.ACE_SUITS.lower())
+# Longer integers are out of every range of the format; they are not converted at all (Python
+# refuses to convert more than 4,300 digits, and converting is quadratic before that).
+MAX_DIGITS = 20
+
 MESSAGES = {
     "not_json": gettext_noop("the file is not valid JSON (line %(line)d, column %(column)d)"),
     "too_deep": gettext_noop("the file is nested too deeply to be a match document"),
     "not_match": gettext_noop("a match must be a JSON object"),
     "no_matches": gettext_noop("the list holds no match"),
+    "too_many_matches": gettext_noop("one import takes at most %(limit)d matches, not %(count)d"),
+    "too_many_hands_in_file": gettext_noop(
+        "one import takes at most %(limit)d hands, not %(count)d"
+    ),
+    "too_many_hands": gettext_noop("a match has at most %(limit)d hands, not %(count)d"),
     "format": gettext_noop('format must be "casino-score/1", not %(value)s'),
     "missing": gettext_noop("%(key)s is missing"),
     "unknown_key": gettext_noop("unknown key %(key)s"),
     "not_one_of": gettext_noop("%(key)s: %(value)s is not one of %(allowed)s"),
-    "not_integer": gettext_noop("%(key)s must be a whole number, not %(value)s"),
+    "number": gettext_noop(
+        "%(key)s must be a whole number from %(low)d to %(high)d, not %(value)s"
+    ),
+    "dominican_target": gettext_noop(
+        "%(key)s must be a whole number from %(low)d to %(high)d for dominican, not %(value)s"
+    ),
+    "dominican_only": gettext_noop("%(key)s is for dominican only, not %(variant)s"),
     "not_boolean": gettext_noop("%(key)s must be true or false, not %(value)s"),
     "not_list": gettext_noop("%(key)s must be a list"),
     "not_object": gettext_noop("%(key)s must be an object"),
-    "target_low": gettext_noop("target must be at least 1, not %(value)s"),
+    "hand_not_object": gettext_noop('a hand must be an object, {"tallies": [...]}, not %(value)s'),
+    "hand_is_list": gettext_noop('a hand must be an object, {"tallies": [...]}, not a list'),
     "sides_count": gettext_noop("a match has 2 to 4 sides, not %(count)d"),
     "side_players": gettext_noop(
         "side %(side)d: a side is 1 player, or 2 partners when there are two sides of two"
     ),
+    "sides_uneven": gettext_noop(
+        "the two sides must have as many players: 1 each, or 2 partners each"
+    ),
     "player_name": gettext_noop(
         "side %(side)d: a player's name must be text of 1 to 60 characters"
     ),
+    "player_name_folded": gettext_noop(
+        "side %(side)d: a player's name is at most 60 characters with ß counted as ss, "
+        "not %(length)d"
+    ),
+    "player_name_text": gettext_noop(
+        "side %(side)d: a player's name cannot hold a NUL, a lone surrogate or U+FFFD, "
+        "not %(value)s"
+    ),
     "player_twice": gettext_noop("%(name)s plays on more than one side"),
+    "player_twice_on_side": gettext_noop("side %(side)d: %(name)s is named twice"),
     "start_totals_count": gettext_noop("start_totals has %(count)d numbers for %(sides)d sides"),
-    "start_total_negative": gettext_noop("start_totals cannot be negative (%(value)d)"),
+    "start_won": gettext_noop(
+        "start_totals: side %(side)d alone holds the top total, %(total)d, at or past the "
+        "target (%(target)d): that game is already won"
+    ),
     "difference_sides": gettext_noop("difference scoring needs exactly 2 sides"),
     "aces": gettext_noop(
         "%(key)s must be letters from S, C, H, D, each at most once, not %(value)s"
     ),
+    "abandoned_won": gettext_noop("abandoned is true, but hand %(number)d won the match"),
     "at_match": gettext_noop("match %(match)d: %(message)s"),
     "at_hand": gettext_noop("hand %(hand)d: %(message)s"),
 }
-MAX_NAME = 60
-MAX_VALUE = 10_000
 
 
 @dataclass(frozen=True, slots=True)
@@ -92,6 +145,8 @@ class MatchDoc:
     sides: tuple[tuple[str, ...], ...]
     start_totals: tuple[int, ...]
     hands: tuple[tuple[Tally, ...], ...]
+    abandoned: bool = False
+    first_dealer: int = 0  # seat of the first hand's dealer (seats alternate sides)
 
     @property
     def side_names(self) -> tuple[str, ...]:
@@ -106,9 +161,54 @@ class DocumentError(ValueError):
         self.problems = list(problems)
 
 
-def _show(value: object) -> str:
-    text = json.dumps(value, ensure_ascii=False)
+# --- text that can be shown and stored -----------------------------------------------------------
+
+
+class LongNumber:
+    """A JSON integer with more than MAX_DIGITS digits, kept as its digits (never converted)."""
+
+    __slots__ = ("digits",)
+
+    def __init__(self, digits: str) -> None:
+        self.digits = digits
+
+
+def _parse_int(digits: str) -> int | LongNumber:
+    return int(digits) if len(digits) <= MAX_DIGITS else LongNumber(digits)
+
+
+# Lone surrogates cannot be written as UTF-8 (not to a page, a terminal or a database); NUL is
+# refused by PostgreSQL; U+FFFD is what a decoder leaves of bytes that were not UTF-8.
+_NOT_TEXT = re.compile("[\x00\ud800-\udfff\ufffd]")
+_UNPRINTABLE = re.compile("[\x00-\x1f\x7f-\x9f\ud800-\udfff]")
+
+
+def bad_text(text: str) -> bool:
+    """Whether `text` holds a NUL, a lone surrogate or U+FFFD: no name may."""
+    return _NOT_TEXT.search(text) is not None
+
+
+def _printable(text: str) -> str:
+    """`text` with control characters and lone surrogates written as \\uXXXX escapes."""
+    return _UNPRINTABLE.sub(lambda found: f"\\u{ord(found.group()):04x}", text)
+
+
+def _clip(text: str) -> str:
     return text if len(text) <= 40 else text[:37] + "..."
+
+
+def _show(value: object) -> str:
+    """A value from the file, as a message shows it: JSON, printable, at most 40 characters."""
+    if isinstance(value, LongNumber):
+        return _clip(value.digits)
+    try:
+        text = json.dumps(value, ensure_ascii=False, default=lambda v: v.digits)
+    except (RecursionError, ValueError):
+        text = "..."
+    return _clip(_printable(text))
+
+
+# --- reading -------------------------------------------------------------------------------------
 
 
 class _Reader:
@@ -124,11 +224,14 @@ class _Reader:
     def keys(self, obj: Mapping[str, Any], allowed: Sequence[str], where: str, hand=None) -> None:
         for key in obj:
             if key not in allowed:
-                self.add("unknown_key", hand, key=f"{where}{key}")
+                self.add("unknown_key", hand, key=_clip(_printable(f"{where}{key}")))
 
-    def integer(self, value: Any, key: str, hand: int | None = None) -> int | None:
-        if isinstance(value, bool) or not isinstance(value, int) or abs(value) > MAX_VALUE:
-            self.add("not_integer", hand, key=key, value=_show(value))
+    def integer(
+        self, value: Any, key: str, low: int, high: int, hand: int | None = None
+    ) -> int | None:
+        """`value` when it is a whole number from `low` to `high`; else a problem saying so."""
+        if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+            self.add("number", hand, key=key, low=low, high=high, value=_show(value))
             return None
         return value
 
@@ -153,19 +256,29 @@ def _read_rules(reader: _Reader, raw: Any) -> Rules | None:
                 ok = False
             continue
         value = raw[key]
-        if value not in allowed:
+        if not isinstance(value, str) or value not in allowed:
             reader.add(
                 "not_one_of", key=f"rules.{key}", value=_show(value), allowed=", ".join(allowed)
             )
             ok = False
         else:
             options[key] = value
+    variant = options.get("variant")
+    if "twenty_needs" in raw and variant is not None and variant != rules.Variant.DOMINICAN:
+        reader.add("dominican_only", key="rules.twenty_needs", variant=variant)
+        ok = False
     if "target" in raw:
-        target = reader.integer(raw["target"], "rules.target")
-        if target is None:
-            ok = False
-        elif target < 1:
-            reader.add("target_low", value=target)
+        if variant == rules.Variant.DOMINICAN:
+            low, code = MIN_DOMINICAN_TARGET, "dominican_target"
+        else:
+            low, code = 1, "number"
+        target = raw["target"]
+        if (
+            isinstance(target, bool)
+            or not isinstance(target, int)
+            or not low <= target <= MAX_TARGET
+        ):
+            reader.add(code, key="rules.target", low=low, high=MAX_TARGET, value=_show(target))
             ok = False
         else:
             options["target"] = target
@@ -181,13 +294,13 @@ def _read_sides(reader: _Reader, raw: Any) -> tuple[tuple[str, ...], ...] | None
     if not 2 <= len(raw) <= 4:
         reader.add("sides_count", count=len(raw))
         return None
+    most = 2 if len(raw) == 2 else 1  # partners only as two sides of two
     sides = []
     seen: dict[str, int] = {}
     ok = True
     for index, side in enumerate(raw):
         players = side.get("players") if isinstance(side, dict) else None
-        partnership = len(raw) == 2
-        if not isinstance(players, list) or not players or len(players) > (2 if partnership else 1):
+        if not isinstance(players, list) or not 1 <= len(players) <= most:
             reader.add("side_players", side=index + 1)
             ok = False
             continue
@@ -198,17 +311,47 @@ def _read_sides(reader: _Reader, raw: Any) -> tuple[tuple[str, ...], ...] | None
                 reader.add("player_name", side=index + 1)
                 ok = False
                 continue
-            name = name.strip()
-            if name.casefold() in seen:
-                reader.add("player_twice", name=name)
+            if bad_text(name):
+                reader.add("player_name_text", side=index + 1, value=_show(name))
                 ok = False
-            seen[name.casefold()] = index
+                continue
+            name = name.strip()
+            key = name.casefold()  # as models.name_key compares names, in a 60-character column
+            if len(key) > MAX_NAME:
+                reader.add("player_name_folded", side=index + 1, length=len(key))
+                ok = False
+                continue
+            if key in seen:
+                if seen[key] == index:
+                    reader.add("player_twice_on_side", side=index + 1, name=name)
+                else:
+                    reader.add("player_twice", name=name)
+                ok = False
+            seen[key] = index
             names.append(name)
         sides.append(tuple(names))
     if ok and len({len(players) for players in sides}) > 1:
-        reader.add("side_players", side=2)
+        reader.add("sides_uneven")
         ok = False
     return tuple(sides) if ok else None
+
+
+def _read_start_totals(reader: _Reader, raw: Any, sides: int | None) -> tuple[int, ...] | None:
+    if raw is None:
+        return (0,) * sides if sides else None
+    if not isinstance(raw, list):
+        reader.add("not_list", key="start_totals")
+        return None
+    parsed = [
+        reader.integer(value, f"start_totals[{index}]", 0, MAX_START_TOTAL)
+        for index, value in enumerate(raw)
+    ]
+    if sides and len(raw) != sides:
+        reader.add("start_totals_count", count=len(raw), sides=sides)
+        return None
+    if any(value is None for value in parsed):
+        return None
+    return tuple(parsed)  # type: ignore[arg-type]
 
 
 def _read_tally(reader: _Reader, raw: Any, hand: int, key: str) -> Tally | None:
@@ -218,7 +361,7 @@ def _read_tally(reader: _Reader, raw: Any, hand: int, key: str) -> Tally | None:
     reader.keys(raw, TALLY_KEYS, f"{key}.", hand)
     values: dict[str, Any] = {}
     ok = True
-    for name in ("cards", "spades", "sweeps"):
+    for name, high in TALLY_RANGES.items():
         if name not in raw:
             if name == "sweeps":
                 values[name] = 0
@@ -226,22 +369,64 @@ def _read_tally(reader: _Reader, raw: Any, hand: int, key: str) -> Tally | None:
             reader.add("missing", hand, key=f"{key}.{name}")
             ok = False
             continue
-        values[name] = reader.integer(raw[name], f"{key}.{name}", hand)
+        values[name] = reader.integer(raw[name], f"{key}.{name}", 0, high, hand)
         ok = ok and values[name] is not None
     for name in ("big_casino", "little_casino"):
         values[name] = reader.boolean(raw.get(name, False), f"{key}.{name}", hand)
         ok = ok and values[name] is not None
     aces = raw.get("aces", "")
+    # Letter by letter: "ß".upper() is "SS" and "ſ".upper() is "S", so the whole string's
+    # capitals say nothing about its letters.
     if (
         not isinstance(aces, str)
+        or not set(aces) <= ACE_LETTERS
         or len(set(aces.upper())) != len(aces)
-        or not set(aces.upper()) <= set(rules.ACE_SUITS)
     ):
         reader.add("aces", hand, key=f"{key}.aces", value=_show(aces))
         ok = False
     if not ok:
         return None
     return Tally.make(aces=aces, **values)
+
+
+def _read_hands(
+    reader: _Reader, raw: Any, sides: int | None, names: tuple[str, ...]
+) -> list[tuple[Tally, ...]]:
+    """The hands that could be read; each is checked against the deck, even when other parts
+    of the match have problems."""
+    if not isinstance(raw, list):
+        reader.add("not_list", key="hands")
+        return []
+    if len(raw) > MAX_HANDS:
+        reader.add("too_many_hands", limit=MAX_HANDS, count=len(raw))
+        return []
+    hands: list[tuple[Tally, ...]] = []
+    for index, hand in enumerate(raw):
+        if isinstance(hand, list):  # the tallies without their object
+            reader.add("hand_is_list", index)
+            continue
+        if not isinstance(hand, dict):
+            reader.add("hand_not_object", index, value=_show(hand))
+            continue
+        reader.keys(hand, ("tallies",), "", index)
+        tallies_raw = hand.get("tallies")
+        if not isinstance(tallies_raw, list):
+            reader.add("not_list" if tallies_raw is not None else "missing", index, key="tallies")
+            continue
+        tallies = [
+            _read_tally(reader, tally, index, f"tallies[{position}]")
+            for position, tally in enumerate(tallies_raw)
+        ]
+        if any(tally is None for tally in tallies):
+            continue
+        problems = rules.validate(tallies, sides)  # type: ignore[arg-type]
+        for problem in problems:
+            reader.problems.append(
+                DocProblem(problem.code, {}, reader.match, index, problem, names)
+            )
+        if not problems:
+            hands.append(tuple(tallies))  # type: ignore[arg-type]
+    return hands
 
 
 def read_match(raw: Any, match: int | None = None) -> MatchDoc:
@@ -257,51 +442,42 @@ def read_match(raw: Any, match: int | None = None) -> MatchDoc:
     reader.keys(raw, MATCH_KEYS, "")
     match_rules = _read_rules(reader, raw.get("rules"))
     sides = _read_sides(reader, raw.get("sides"))
-    side_count = len(sides) if sides else 0
-    start_totals: tuple[int, ...] = (0,) * side_count
-    if raw.get("start_totals") is not None:
-        given = raw["start_totals"]
-        if not isinstance(given, list):
-            reader.add("not_list", key="start_totals")
-        else:
-            parsed = [reader.integer(value, "start_totals") for value in given]
-            if sides and len(given) != side_count:
-                reader.add("start_totals_count", count=len(given), sides=side_count)
-            for value in parsed:
-                if value is not None and value < 0:
-                    reader.add("start_total_negative", value=value)
-            if all(value is not None for value in parsed):
-                start_totals = tuple(parsed)  # type: ignore[arg-type]
+    side_count = len(sides) if sides else None
+    names = tuple(" & ".join(players) for players in sides) if sides else ()
+    start_totals = _read_start_totals(reader, raw.get("start_totals"), side_count)
+    if match_rules is not None and start_totals is not None:
+        leader = rules.start_leader(match_rules.target, start_totals)
+        if leader is not None:
+            reader.add(
+                "start_won",
+                side=leader + 1,
+                total=start_totals[leader],
+                target=match_rules.target,
+            )
+    abandoned = reader.boolean(raw.get("abandoned", False), "abandoned")
+    seats = sum(len(players) for players in sides) if sides else 4
+    first_dealer = reader.integer(raw.get("first_dealer", 0), "first_dealer", 0, seats - 1)
     difference = match_rules is not None and match_rules.scoring is rules.Scoring.DIFFERENCE
-    if difference and sides and side_count != 2:
+    if difference and side_count is not None and side_count != 2:
         reader.add("difference_sides")
-
-    hands_raw = raw.get("hands", [])
-    hands: list[tuple[Tally, ...]] = []
-    if not isinstance(hands_raw, list):
-        reader.add("not_list", key="hands")
-        hands_raw = []
-    for index, hand in enumerate(hands_raw):
-        tallies_raw = hand.get("tallies") if isinstance(hand, dict) else None
-        if not isinstance(tallies_raw, list):
-            reader.add("not_list", index, key="tallies")
-            continue
-        if isinstance(hand, dict):
-            reader.keys(hand, ("tallies",), "", index)
-        tallies = [
-            _read_tally(reader, tally, index, f"tallies[{position}]")
-            for position, tally in enumerate(tallies_raw)
-        ]
-        if all(tally is not None for tally in tallies):
-            hands.append(tuple(tallies))  # type: ignore[arg-type]
+    hands = _read_hands(reader, raw.get("hands", []), side_count, names)
 
     if reader.problems:
         raise DocumentError(reader.problems)
-    assert match_rules is not None and sides is not None
-    doc = MatchDoc(match_rules, sides, start_totals, tuple(hands))
-    problems = check_hands(doc)
-    if problems:
-        raise DocumentError(problems)
+    assert match_rules is not None and sides is not None and start_totals is not None
+    doc = MatchDoc(
+        match_rules, sides, start_totals, tuple(hands), bool(abandoned), first_dealer or 0
+    )
+    # Every hand adds up (checked while reading): what is left is the order of events.
+    try:
+        score = score_doc(doc)
+    except rules.MatchOverError as error:
+        after = Problem("after_win")
+        raise DocumentError(
+            [DocProblem("after_win", {}, match, error.hand_index, after, doc.side_names)]
+        ) from None
+    if doc.abandoned and score.status is rules.Status.WON:
+        raise DocumentError([DocProblem("abandoned_won", {"number": len(doc.hands)}, match)])
     return doc
 
 
@@ -315,43 +491,75 @@ def check_hands(doc: MatchDoc) -> list[DocProblem]:
     if problems:
         return problems
     try:
-        rules.score_match(doc.rules, doc.hands, doc.start_totals)
+        score_doc(doc)
     except rules.MatchOverError as error:
         after = Problem("after_win")
         return [DocProblem("after_win", {}, None, error.hand_index, after, names)]
     return []
 
 
-def load_document(text: str) -> tuple[list[MatchDoc], bool]:
-    """Parse a file's text: one match object or a list of them.
+def parse_json(text: str) -> Any:
+    """The JSON value of a file's text; raises DocumentError when it is not JSON.
 
-    Returns the matches and whether the file held a list. Raises DocumentError.
+    Integers too long for any range of the format come back as LongNumber, unconverted.
     """
     try:
-        raw = json.loads(text)
+        return json.loads(text, parse_int=_parse_int)
     except json.JSONDecodeError as error:
         problem = DocProblem("not_json", {"line": error.lineno, "column": error.colno})
         raise DocumentError([problem]) from None
     except RecursionError:
         raise DocumentError([DocProblem("too_deep")]) from None
-    if isinstance(raw, list):
-        if not raw:
-            raise DocumentError([DocProblem("no_matches")])
-        docs, problems = [], []
-        for index, item in enumerate(raw):
-            try:
-                docs.append(read_match(item, index))
-            except DocumentError as error:
-                problems.extend(
-                    p if p.match is not None else _at_match(p, index) for p in error.problems
-                )
-        if problems:
-            raise DocumentError(problems)
-        return docs, True
-    return [read_match(raw)], False
 
 
-def _at_match(problem: DocProblem, index: int) -> DocProblem:
+def _hand_count(raw: Any) -> int:
+    hands = raw.get("hands") if isinstance(raw, dict) else None
+    return len(hands) if isinstance(hands, list) else 0
+
+
+def read_documents(
+    raw: Any, *, max_matches: int | None = None, max_hands: int | None = None
+) -> tuple[list[MatchDoc], bool]:
+    """The matches of a parsed file: one match object or a list of them.
+
+    Returns the matches and whether the file held a list. With `max_matches` or `max_hands`
+    (hands in all the matches together), a file above them is refused before any match is read.
+    Raises DocumentError.
+    """
+    items = raw if isinstance(raw, list) else [raw]
+    if isinstance(raw, list) and not raw:
+        raise DocumentError([DocProblem("no_matches")])
+    if max_matches is not None and len(items) > max_matches:
+        params = {"limit": max_matches, "count": len(items)}
+        raise DocumentError([DocProblem("too_many_matches", params)])
+    if max_hands is not None:
+        hands = sum(_hand_count(item) for item in items)
+        if hands > max_hands:
+            params = {"limit": max_hands, "count": hands}
+            raise DocumentError([DocProblem("too_many_hands_in_file", params)])
+    if not isinstance(raw, list):
+        return [read_match(raw)], False
+    docs, problems = [], []
+    for index, item in enumerate(raw):
+        try:
+            docs.append(read_match(item, index))
+        except DocumentError as error:
+            problems.extend(_at_match(p, index) for p in error.problems)
+    if problems:
+        raise DocumentError(problems)
+    return docs, True
+
+
+def load_document(
+    text: str, *, max_matches: int | None = None, max_hands: int | None = None
+) -> tuple[list[MatchDoc], bool]:
+    """Parse a file's text: one match object or a list of them (see `read_documents`)."""
+    return read_documents(parse_json(text), max_matches=max_matches, max_hands=max_hands)
+
+
+def _at_match(problem: DocProblem, index: int | None) -> DocProblem:
+    if problem.match is not None or index is None:
+        return problem
     return DocProblem(
         problem.code,
         problem.params,
@@ -360,6 +568,9 @@ def _at_match(problem: DocProblem, index: int) -> DocProblem:
         problem.problem,
         problem.side_names,
     )
+
+
+# --- writing -------------------------------------------------------------------------------------
 
 
 def tally_json(tally: Tally) -> dict[str, Any]:
@@ -403,6 +614,8 @@ def match_json(doc: MatchDoc) -> dict[str, Any]:
             "scoring": str(match_rules.scoring),
         },
         "sides": [{"players": list(players)} for players in doc.sides],
+        "abandoned": doc.abandoned,
+        "first_dealer": doc.first_dealer,
         "start_totals": list(doc.start_totals),
         "hands": [{"tallies": [tally_json(t) for t in hand]} for hand in doc.hands],
     }

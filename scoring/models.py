@@ -136,6 +136,9 @@ class Match(models.Model):
         indexes = [
             models.Index(fields=["owner", "-created_at"]),
             models.Index(fields=["owner", "status", "finished_at"]),
+            # The history filtered by status, newest first (a rare status is not searched for
+            # through every match).
+            models.Index(fields=["owner", "status", "-created_at"], name="match_status_newest"),
         ]
 
     def __str__(self) -> str:
@@ -275,6 +278,8 @@ class PlayerRating(models.Model):
         constraints = [
             models.UniqueConstraint(fields=["player", "match"], name="rating_once_per_match"),
         ]
+        # The player page's trend: a player's latest ratings, however long the history.
+        indexes = [models.Index(fields=["player", "-id"], name="rating_latest_first")]
 
     def __str__(self) -> str:
         return f"{self.player} {self.rating:.1f}"
@@ -312,3 +317,121 @@ class FormSubmission(models.Model):
 
     def __str__(self) -> str:
         return f"{self.key[:12]} ({self.status})"
+
+
+# --- statistics kept up to date (scoring/stats.py) -----------------------------------------------
+# The player and head-to-head pages read these instead of aggregating a whole history per request.
+# Only scoring/stats.py writes them: `player_summaries_refresh(matches)` after any change to a
+# match, `player_summaries_rebuild()` to start over.
+
+
+class PlayerMatchStat(models.Model):
+    """What one match counts for one of its players: a copy of the match's state and the sums of
+    the player's side's tallies (in a partnership, both partners count the team's captures)."""
+
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="match_stats")
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="player_stats")
+    side = models.ForeignKey(Side, on_delete=models.CASCADE, related_name="player_stats")
+    variant = models.CharField(max_length=12)
+    layout = models.CharField(max_length=5)
+    status = models.CharField(max_length=10)
+    won = models.BooleanField(default=False)  # the match is won, by the player's side
+    created_at = models.DateTimeField()
+    finished_at = models.DateTimeField(null=True, blank=True)
+    gained = models.IntegerField(default=0)  # the side's total minus its start total
+    hands = models.PositiveIntegerField(default=0)
+    points = models.PositiveIntegerField(default=0)
+    most_cards = models.PositiveIntegerField(default=0)  # hands with points for cards
+    most_spades = models.PositiveIntegerField(default=0)  # hands with points for spades
+    big_casino = models.PositiveIntegerField(default=0)  # hands the big casino was taken
+    little_casino = models.PositiveIntegerField(default=0)
+    aces_points = models.PositiveIntegerField(default=0)
+    sweeps = models.PositiveIntegerField(default=0)  # as entered (before cancelling)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["player", "match"], name="match_stat_once_per_player"),
+        ]
+        indexes = [
+            # History filtered by player and head to head: newest first, walked by keyset.
+            models.Index(fields=["player", "-created_at", "-match"], name="match_stat_newest"),
+            models.Index(
+                fields=["player", "status", "-created_at", "-match"],
+                name="match_stat_status_newest",
+            ),
+            # Winning streaks: finished matches in the order they finished.
+            models.Index(
+                fields=["player", "status", "finished_at", "match"], name="match_stat_finished"
+            ),
+            # Best match: the most points gained in a won match.
+            models.Index(
+                fields=["player", "-gained", "-finished_at", "-match"],
+                condition=models.Q(won=True),
+                name="match_stat_best",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.player} / {self.match}"
+
+
+class PlayerStat(models.Model):
+    """A player's totals over all their matches (hands of any match; streaks of finished ones)."""
+
+    player = models.OneToOneField(
+        Player, on_delete=models.CASCADE, primary_key=True, related_name="stat"
+    )
+    in_progress = models.PositiveIntegerField(default=0)
+    hands = models.PositiveIntegerField(default=0)
+    points = models.PositiveIntegerField(default=0)
+    most_cards = models.PositiveIntegerField(default=0)
+    most_spades = models.PositiveIntegerField(default=0)
+    big_casino = models.PositiveIntegerField(default=0)
+    little_casino = models.PositiveIntegerField(default=0)
+    aces_points = models.PositiveIntegerField(default=0)
+    sweeps = models.PositiveIntegerField(default=0)
+    longest_streak = models.PositiveIntegerField(default=0)
+    current_streak = models.PositiveIntegerField(default=0)
+
+    def __str__(self) -> str:
+        return str(self.player)
+
+
+class PlayerRecordStat(models.Model):
+    """A player's finished matches and wins in one variant at one table layout."""
+
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="record_stats")
+    variant = models.CharField(max_length=12)
+    layout = models.CharField(max_length=5)
+    played = models.PositiveIntegerField(default=0)
+    won = models.PositiveIntegerField(default=0)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(
+                fields=["player", "variant", "layout"], name="record_stat_unique"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.player} {self.variant} {self.layout}"
+
+
+class PlayerPairStat(models.Model):
+    """How `player` fared with `other`: as partners, and against each other."""
+
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="pair_stats")
+    other = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="+")
+    partner_played = models.PositiveIntegerField(default=0)  # finished, on the same side
+    partner_won = models.PositiveIntegerField(default=0)
+    opposed = models.PositiveIntegerField(default=0)  # matches of any status, on other sides
+    against_played = models.PositiveIntegerField(default=0)  # finished, on other sides
+    against_won = models.PositiveIntegerField(default=0)  # ... and won by `player`
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["player", "other"], name="pair_stat_unique"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.player} / {self.other}"

@@ -71,7 +71,10 @@ def once_per_form(view: Callable[..., HttpResponse]) -> Callable[..., HttpRespon
             if not response.streaming:
                 submission.status = response.status_code
                 submission.headers = {h: response[h] for h in REPLAYED_HEADERS if h in response}
-                submission.body = response.content.decode(response.charset or "utf-8", "replace")
+                body = response.content.decode(response.charset or "utf-8", "replace")
+                # A form shown again with what was posted may hold a NUL, which PostgreSQL
+                # refuses in text.
+                submission.body = body.replace("\x00", "\ufffd")
                 submission.save(update_fields=["status", "headers", "body"])
             FormSubmission.objects.filter(created_at__lt=timezone.now() - KEEP).delete()
         return response

@@ -441,6 +441,11 @@ def score_match(
     status = Status.PLAYING
     winner = None
     outcome = None
+    if totals and max(totals) >= rules.target and totals.count(max(totals)) > 1:
+        # Several sides share the top total at or past the target: the match starts tied (§5).
+        # (One side alone there has already won: callers refuse such start totals, see
+        # `start_leader`.)
+        status, outcome = Status.TIED, Outcome("tied", None, None, max(totals))
     scored = []
     for index, tallies in enumerate(hands):
         if status is Status.WON:
@@ -452,6 +457,20 @@ def score_match(
     if status is not Status.WON:
         conditions = tuple(endgame_condition(rules, total) for total in totals)
     return MatchScore(tuple(scored), totals, status, winner, outcome, conditions)
+
+
+def start_leader(target: int, start_totals: Sequence[int]) -> int | None:
+    """The side that has already won with these start totals, or None (RULES.md §5).
+
+    That is a side alone on the top total, at or past the target: such start totals are refused.
+    Several sides sharing that top start the match tied (see `score_match`).
+    """
+    if not start_totals:
+        return None
+    top = max(start_totals)
+    if top < target or list(start_totals).count(top) > 1:
+        return None
+    return list(start_totals).index(top)
 
 
 def table_turn(rules: Rules, *, players: int, first_dealer: int, hand_index: int) -> Turn:

@@ -3,32 +3,38 @@ arithmetic in templates."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
 
 from django.contrib.auth.models import AbstractBaseUser
-from django.core.paginator import Page, Paginator
 from django.db.models import (
-    Avg,
     BooleanField,
-    Case,
-    Count,
     ExpressionWrapper,
     F,
-    IntegerField,
-    OuterRef,
+    FilteredRelation,
     Prefetch,
     Q,
     QuerySet,
-    Subquery,
-    Sum,
-    Value,
-    When,
 )
 from django.shortcuts import get_object_or_404
+from django.urls import reverse
 
 from scoring import rules
-from scoring.models import PROVISIONAL_BELOW, Hand, Match, Player, PlayerRating, Seat, Side, Tally
+from scoring.models import (
+    PROVISIONAL_BELOW,
+    Hand,
+    Match,
+    Player,
+    PlayerMatchStat,
+    PlayerPairStat,
+    PlayerRating,
+    PlayerRecordStat,
+    PlayerStat,
+    Seat,
+    Side,
+    Tally,
+)
 
 
 @dataclass(frozen=True)
@@ -59,6 +65,11 @@ class HandRow:
     is_last: bool
 
 
+# The scoreboard shows the latest hands; the whole sheet has a page of its own (match_sheet), so
+# the board costs the same at hand 5 and at hand 500.
+BOARD_HANDS = 6
+
+
 @dataclass(frozen=True)
 class Board:
     match: Match
@@ -67,6 +78,7 @@ class Board:
     hands: list[HandRow]
     winner: SideView | None
     tied_total: int | None
+    earlier_hands: int = 0  # hands before the ones in `hands`
 
     @property
     def side_names(self) -> list[str]:
@@ -86,10 +98,11 @@ def match_for_owner(owner: AbstractBaseUser, pk: int) -> Match:
     return get_object_or_404(Match, pk=pk, owner=owner)
 
 
-def match_board(match: Match) -> Board:
-    """Everything the scoreboard shows: totals, who deals, conditions, the score sheet."""
+def match_board(match: Match, *, latest: int | None = BOARD_HANDS) -> Board:
+    """Everything the scoreboard shows: totals, who deals, conditions, and the score sheet's
+    `latest` hands (every hand with latest=None)."""
     seats = list(match.seats.select_related("player", "side").order_by("seat"))
-    sides = list(match.sides.order_by("position"))
+    sides = sorted({seat.side_id: seat.side for seat in seats}.values(), key=lambda s: s.position)
     players = players_by_side(seats)
     match_rules = match.rules
     views = [
@@ -120,23 +133,36 @@ def match_board(match: Match) -> Board:
             table.deals,
             table.clockwise,
         )
-    hands = list(
-        match.hands.order_by("number").prefetch_related(
-            Prefetch("tallies", queryset=Tally.objects.order_by("side__position"))
-        )
+    first = 1 if latest is None else max(1, match.hand_count - latest + 1)
+    # One query for the hands and their tallies.
+    tallies = (
+        Tally.objects.filter(hand__match=match, hand__number__gte=first)
+        .select_related("hand")
+        .order_by("hand__number", "side__position")
     )
+    by_hand: dict[int, list[Tally]] = {}
+    for tally in tallies:
+        by_hand.setdefault(tally.hand.number, []).append(tally)
     rows = [
         HandRow(
-            hand.number,
-            seat_names[hand.dealer_seat],
-            list(hand.tallies.all()),
-            hand.number == len(hands),
+            number,
+            seat_names[hand_tallies[0].hand.dealer_seat],
+            hand_tallies,
+            number == match.hand_count,
         )
-        for hand in hands
+        for number, hand_tallies in by_hand.items()
     ]
     winner = next((view for view in views if view.is_winner), None)
     tied_total = max(side.total for side in sides) if match.status == Match.Status.TIED else None
-    return Board(match, views, turn, rows, winner, tied_total)
+    return Board(match, views, turn, rows, winner, tied_total, first - 1)
+
+
+def hand_row(match: Match, number: int) -> HandRow:
+    """One hand of the score sheet, with its tallies (for its breakdown), or 404."""
+    hand = get_object_or_404(match.hands, number=number)
+    seat = match.seats.select_related("player").get(seat=hand.dealer_seat)
+    tallies = list(hand.tallies.order_by("side__position"))
+    return HandRow(hand.number, seat.player.name, tallies, hand.number == match.hand_count)
 
 
 def hand_preview(
@@ -145,7 +171,12 @@ def hand_preview(
     """Score `tallies` as hand `number` of the match, without saving.
 
     Returns that hand's score and whether a later hand would then come after the winning one.
+    The next hand is scored alone from the stored totals and tie, as services records it.
     """
+    if number == match.hand_count + 1 and match.is_open:
+        before = list(match.sides.order_by("position").values_list("total", flat=True))
+        tied = match.status == Match.Status.TIED
+        return rules.score_hand(match.rules, tallies, before, tied_before=tied), False
     stored = list(
         match.hands.order_by("number").prefetch_related(
             Prefetch("tallies", queryset=Tally.objects.order_by("side__position"))
@@ -176,6 +207,11 @@ def hand_tallies(hand: Hand) -> list[rules.Tally]:
 class MatchRow:
     match: Match
     sides: list[tuple[str, int, bool]]  # name, total, won
+    # Worked out once per list rather than per row in the template (a long list's cost):
+    url: str  # the scoreboard while the match is open, else its score sheet
+    variant: str  # in words, in the reader's language
+    layout: str
+    status: str
 
 
 def players_by_side(seats: Sequence[Seat]) -> dict[int, list[str]]:
@@ -186,39 +222,101 @@ def players_by_side(seats: Sequence[Seat]) -> dict[int, list[str]]:
     return players
 
 
-def _match_rows(matches: Sequence[Match]) -> list[MatchRow]:
-    rows = []
-    for match in matches:
-        sides = match.sides.all()
-        position = {side.pk: side.position for side in sides}
-        players: dict[int, list[str]] = {}
-        for seat in sorted(match.seats.all(), key=lambda seat: seat.seat):
-            players.setdefault(position[seat.side_id], []).append(seat.player.name)
-        won = match.status == Match.Status.WON
-        rows.append(
-            MatchRow(
-                match,
-                [
-                    (
-                        " & ".join(players[side.position]),
-                        side.total,
-                        won and side.position == match.winner_position,
-                    )
-                    for side in sides
-                ],
-            )
-        )
-    return rows
+def _url_of(name: str) -> Callable[[int], str]:
+    """The URL of a match's page, for many matches: reversed once, the pk put in per match."""
+    marker = "2147483647"
+    head, tail = reverse(name, args=[int(marker)]).split(marker)
+    return lambda pk: f"{head}{pk}{tail}"
 
 
-def _with_sides(matches: QuerySet[Match]) -> QuerySet[Match]:
-    return matches.prefetch_related(
-        Prefetch("sides", queryset=Side.objects.order_by("position")),
-        Prefetch("seats", queryset=Seat.objects.select_related("player")),
+def _match_rows(matches: Sequence[Match], *, sheets: bool = False) -> list[MatchRow]:
+    """Each match with its sides' names (in seat order), totals and winner: one query for all.
+    Rows link to the score sheet, or to the scoreboard of an open match unless `sheets`."""
+    sides: dict[int, dict[int, tuple[list[str], int]]] = {}
+    seats = (
+        Seat.objects.filter(match__in=[match.pk for match in matches])
+        .order_by("match_id", "side__position", "seat")
+        .values_list("match_id", "side__position", "side__total", "player__name")
     )
+    for match_id, position, total, name in seats:
+        sides.setdefault(match_id, {}).setdefault(position, ([], total))[0].append(name)
+    variants, layouts, statuses = (
+        {value: str(label) for value, label in choices.choices}
+        for choices in (Match.Variant, Match.Layout, Match.Status)
+    )
+    board, sheet = _url_of("scoring:match"), _url_of("scoring:match-sheet")
+    return [
+        MatchRow(
+            match,
+            [
+                (
+                    " & ".join(names),
+                    total,
+                    match.status == Match.Status.WON and position == match.winner_position,
+                )
+                for position, (names, total) in sorted(sides.get(match.pk, {}).items())
+            ],
+            url=board(match.pk) if match.is_open and not sheets else sheet(match.pk),
+            variant=variants.get(match.variant, match.variant),
+            layout=layouts.get(match.layout, match.layout),
+            status=statuses.get(match.status, match.status),
+        )
+        for match in matches
+    ]
 
 
 HISTORY_PAGE_SIZE = 20
+_EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
+
+
+@dataclass(frozen=True)
+class HistoryPage:
+    """One page of the history. The next page starts after `next_cursor` (keyset pagination:
+    the same work at any depth); `number` counts pages for the links only."""
+
+    rows: list[MatchRow]
+    number: int
+    next_cursor: str | None
+
+    @property
+    def has_next(self) -> bool:
+        return self.next_cursor is not None
+
+    @property
+    def has_previous(self) -> bool:
+        return self.number > 1
+
+    @property
+    def next_page_number(self) -> int:
+        return self.number + 1
+
+
+def history_cursor(created_at: datetime, pk: int) -> str:
+    """Where a page ended: the last match's creation time (microseconds, UTC) and pk."""
+    return f"{(created_at - _EPOCH) // timedelta(microseconds=1)}_{pk}"
+
+
+def _parse_cursor(cursor: str) -> tuple[datetime, int] | None:
+    micros, _, pk = cursor.partition("_")
+    try:
+        return _EPOCH + timedelta(microseconds=int(micros)), int(pk)
+    except (ValueError, OverflowError):
+        return None
+
+
+def _page_number(page: int | str) -> int:
+    try:
+        return max(int(page), 1)
+    except (TypeError, ValueError):
+        return 1
+
+
+def _after(created_at: datetime, pk: int, *, on: str = "", pk_name: str = "pk") -> Q:
+    """Rows after (created_at, pk) newest first; the first condition alone bounds an index range.
+    `on` names the relation whose columns are compared (the player's statistics rows)."""
+    return Q(**{f"{on}created_at__lte": created_at}) & (
+        Q(**{f"{on}created_at__lt": created_at}) | Q(**{f"{on}{pk_name}__lt": pk})
+    )
 
 
 def match_history(
@@ -227,19 +325,46 @@ def match_history(
     player: Player | None = None,
     variant: str = "",
     status: str = "",
+    after: str = "",
     page: int | str = 1,
-) -> tuple[Page, list[MatchRow]]:
-    """One page of the owner's matches, newest first, filtered by player, variant and status."""
-    matches = Match.objects.filter(owner=owner).order_by("-created_at", "-pk")
+) -> HistoryPage:
+    """One page of the owner's matches, newest first, filtered by player, variant and status.
+
+    The page starts after the match named by `after` (a `history_cursor`), found through an
+    index whatever the depth. Without one (an old link), page `page` is found by counting rows,
+    and a page past the end starts from the top.
+    """
+    number = _page_number(page)
+    cursor = _parse_cursor(after) if after else None
     if player is not None:
-        matches = matches.filter(seats__player=player)
+        # Walked along the player's statistics rows (player, newest first), not all matches.
+        # One filter() call, so that every condition is on the same joined row.
+        on, pk_name = "player_stats__", "match_id"
+        conditions = [Q(player_stats__player=player)]
+    else:
+        on, pk_name = "", "pk"
+        conditions = []
     if variant:
-        matches = matches.filter(variant=variant)
+        conditions.append(Q(**{f"{on}variant": variant}))
     if status:
-        matches = matches.filter(status=status)
-    current = Paginator(_with_sides(matches), HISTORY_PAGE_SIZE).get_page(page)
-    rows = _match_rows(current.object_list)
-    return current, rows
+        conditions.append(Q(**{f"{on}status": status}))
+    if cursor is not None:
+        conditions.append(_after(*cursor, on=on, pk_name=pk_name))
+        offset = 0
+    else:
+        offset = (number - 1) * HISTORY_PAGE_SIZE
+    rows = (
+        Match.objects.filter(owner=owner)
+        .filter(*conditions)
+        .order_by(f"-{on}created_at", f"-{on}{pk_name}")
+    )
+    window = list(rows[offset : offset + HISTORY_PAGE_SIZE + 1])
+    if not window and offset:
+        number, window = 1, list(rows[: HISTORY_PAGE_SIZE + 1])
+    shown = window[:HISTORY_PAGE_SIZE]
+    last = shown[-1] if len(window) > HISTORY_PAGE_SIZE else None
+    next_cursor = history_cursor(last.created_at, last.pk) if last else None
+    return HistoryPage(_match_rows(shown), number, next_cursor)
 
 
 def merge_preview(source: Player, target: Player) -> dict[str, object]:
@@ -305,37 +430,21 @@ class PlayerStats:
         return self.overall.played < PROVISIONAL_BELOW
 
 
-_WON = Case(
-    When(position=F("match__winner_position"), then=Value(1)),
-    default=Value(0),
-    output_field=IntegerField(),
-)
-
-
-def _finished_sides(player: Player) -> QuerySet[Side]:
-    return Side.objects.filter(seats__player=player, match__status=Match.Status.WON).annotate(
-        won=_WON
-    )
-
-
-def _records(player: Player, key: str, labels: dict[str, str]) -> list[tuple[str, Record]]:
-    rows = (
-        _finished_sides(player)
-        .values(key)
-        .annotate(played=Count("pk"), wins=Sum("won"))
-        .order_by(key)
-    )
+def _records(
+    rows: Sequence[PlayerRecordStat], key: str, labels: dict[str, str]
+) -> list[tuple[str, Record]]:
+    """Finished matches and wins per variant or per layout, in the order of the stored values."""
+    played: dict[str, int] = {}
+    won: dict[str, int] = {}
+    for row in rows:
+        value = getattr(row, key)
+        played[value] = played.get(value, 0) + row.played
+        won[value] = won.get(value, 0) + row.won
     return [
-        (labels.get(row[key], row[key]), Record(row["played"], row["wins"] or 0)) for row in rows
+        (labels.get(value, value), Record(played[value], won[value]))
+        for value in sorted(played)
+        if played[value]
     ]
-
-
-def _streaks(results: Sequence[int]) -> tuple[int, int]:
-    longest = run = 0
-    for won in results:
-        run = run + 1 if won else 0
-        longest = max(longest, run)
-    return longest, run
 
 
 def _share(part: int | None, whole: int) -> float | None:
@@ -343,51 +452,25 @@ def _share(part: int | None, whole: int) -> float | None:
 
 
 def player_stats(player: Player) -> PlayerStats:
-    """Everything the player page shows, from database aggregates (a fixed number of queries)."""
-    by_variant = _records(player, "match__variant", dict(Match.Variant.choices))
-    by_layout = _records(player, "match__layout", dict(Match.Layout.choices))
+    """Everything the player page shows, from the statistics kept by scoring/stats.py: a fixed
+    number of small queries, however long the player's history."""
+    summary = PlayerStat.objects.filter(player=player).first() or PlayerStat(player=player)
+    records = list(PlayerRecordStat.objects.filter(player=player, played__gt=0))
+    by_variant = _records(records, "variant", dict(Match.Variant.choices))
+    by_layout = _records(records, "layout", dict(Match.Layout.choices))
     overall = Record(sum(r.played for _, r in by_variant), sum(r.won for _, r in by_variant))
-    hands = Tally.objects.filter(side__seats__player=player).aggregate(
-        hands=Count("pk"),
-        points=Avg("points"),
-        cards=Count("pk", filter=Q(cards_points__gt=0)),
-        spades=Count("pk", filter=Q(spades_points__gt=0)),
-        big=Count("pk", filter=Q(big_casino=True)),
-        little=Count("pk", filter=Q(little_casino=True)),
-        aces=Avg("aces_points"),
-        sweeps=Avg("sweeps"),
-    )
-    count = hands["hands"]
-    results = list(
-        _finished_sides(player)
-        .order_by("match__finished_at", "match__pk")
-        .values_list("won", flat=True)
-    )
-    longest, current = _streaks(results)
+    count = summary.hands
     best = (
-        _finished_sides(player)
-        .filter(won=1)
-        .select_related("match")
-        .order_by(F("total") - F("start_total"), "match__finished_at")
-        .last()
+        PlayerMatchStat.objects.filter(player=player, won=True)
+        .select_related("side__match")
+        .order_by("-gained", "-finished_at", "-match_id")
+        .first()
     )
-    partner_rows = (
-        Seat.objects.filter(side__seats__player=player, match__status=Match.Status.WON)
-        .exclude(player=player)
-        .values("player_id", "player__name")
-        .annotate(
-            played=Count("side", distinct=True),
-            wins=Count("side", distinct=True, filter=Q(side__position=F("match__winner_position"))),
-        )
-        .order_by("-played", "player__name")
+    pairs = PlayerPairStat.objects.filter(player=player).values_list(
+        "other_id", "other__name", "partner_played", "partner_won", "opposed"
     )
-    opponent_rows = (
-        Seat.objects.filter(match__seats__player=player)
-        .exclude(side__seats__player=player)
-        .values("player_id", "player__name")
-        .annotate(matches=Count("match", distinct=True))
-        .order_by("-matches", "player__name")[:5]
-    )
+    partner_rows = pairs.filter(partner_played__gt=0).order_by("-partner_played", "other__name")
+    opponent_rows = pairs.filter(opposed__gt=0).order_by("-opposed", "other__name")[:5]
     trend = list(
         PlayerRating.objects.filter(player=player)
         .order_by("-pk")
@@ -398,25 +481,20 @@ def player_stats(player: Player) -> PlayerStats:
         overall=overall,
         by_variant=by_variant,
         by_layout=by_layout,
-        in_progress=Match.objects.filter(
-            seats__player=player, status__in=[Match.Status.PLAYING, Match.Status.TIED]
-        ).count(),
+        in_progress=summary.in_progress,
         hands=count,
-        points_per_hand=hands["points"],
-        most_cards=_share(hands["cards"], count),
-        most_spades=_share(hands["spades"], count),
-        big_casino=_share(hands["big"], count),
-        little_casino=_share(hands["little"], count),
-        aces_per_hand=hands["aces"],
-        sweeps_per_hand=hands["sweeps"],
-        longest_streak=longest,
-        current_streak=current,
-        best_match=best,
-        partners=[
-            (r["player_id"], r["player__name"], Record(r["played"], r["wins"]))
-            for r in partner_rows
-        ],
-        opponents=[(r["player_id"], r["player__name"], r["matches"]) for r in opponent_rows],
+        points_per_hand=summary.points / count if count else None,
+        most_cards=_share(summary.most_cards, count),
+        most_spades=_share(summary.most_spades, count),
+        big_casino=_share(summary.big_casino, count),
+        little_casino=_share(summary.little_casino, count),
+        aces_per_hand=summary.aces_points / count if count else None,
+        sweeps_per_hand=summary.sweeps / count if count else None,
+        longest_streak=summary.longest_streak,
+        current_streak=summary.current_streak,
+        best_match=best.side if best is not None else None,
+        partners=[(pk, name, Record(played, won)) for pk, name, played, won, _ in partner_rows],
+        opponents=[(pk, name, opposed) for pk, name, _, _, opposed in opponent_rows],
         trend=trend[::-1],
     )
 
@@ -432,33 +510,33 @@ class HeadToHead:
 
 
 def head_to_head(first: Player, second: Player, limit: int = 20) -> HeadToHead:
-    """Matches the two played against each other (on different sides), and who won them."""
+    """Matches the two played against each other (on different sides), and who won them.
 
-    def side_of(player: Player) -> Subquery:
-        return Subquery(
-            Seat.objects.filter(match=OuterRef("pk"), player=player).values("side__position")[:1]
+    The counts are kept by scoring/stats.py; the latest matches are the first player's newest
+    statistics rows joined to the second player's row of the same match on another side.
+    """
+    counts = {
+        player: (played, won)
+        for player, played, won in PlayerPairStat.objects.filter(
+            Q(player=first, other=second) | Q(player=second, other=first)
+        ).values_list("player_id", "against_played", "against_won")
+    }
+    played, first_won = counts.get(first.pk, (0, 0))
+    second_won = counts.get(second.pk, (0, 0))[1]
+    against = (
+        PlayerMatchStat.objects.filter(player=first)
+        .annotate(
+            opponent=FilteredRelation(
+                "match__player_stats", condition=Q(match__player_stats__player=second)
+            )
         )
-
-    matches = (
-        Match.objects.filter(seats__player=first)
-        .filter(seats__player=second)
-        .annotate(first_side=side_of(first), second_side=side_of(second))
-        .exclude(first_side=F("second_side"))
+        .filter(Q(opponent__side_id__lt=F("side_id")) | Q(opponent__side_id__gt=F("side_id")))
+        .order_by("-created_at", "-match_id")
+        .values_list("match_id", flat=True)[:limit]
     )
-    counts = matches.aggregate(
-        played=Count("pk", filter=Q(status=Match.Status.WON)),
-        first_won=Count("pk", filter=Q(status=Match.Status.WON, winner_position=F("first_side"))),
-        second_won=Count("pk", filter=Q(status=Match.Status.WON, winner_position=F("second_side"))),
-    )
-    recent = _with_sides(matches.order_by("-created_at", "-pk"))[:limit]
-    return HeadToHead(
-        first,
-        second,
-        counts["played"],
-        counts["first_won"],
-        counts["second_won"],
-        _match_rows(recent),
-    )
+    recent = Match.objects.filter(pk__in=list(against)).order_by("-created_at", "-pk")
+    rows = _match_rows(list(recent), sheets=True)
+    return HeadToHead(first, second, played, first_won, second_won, rows)
 
 
 def leaderboard(owner: AbstractBaseUser) -> QuerySet[Player]:

@@ -1,5 +1,8 @@
-"""Writes. Every change to a match's hands re-scores the whole match with the engine, because
-Dominican endgame rules and ties make later hands depend on earlier totals."""
+"""Writes. A hand depends on the totals and the tie before it (Dominican endgame rules, ties), so
+the stored derived numbers are always the engine's over the whole match. Appending a hand scores
+that hand alone from the state stored after the previous one; any other change re-scores the match
+in memory and writes only the rows whose numbers changed. Both store exactly what a full re-score
+would (tests/test_incremental.py)."""
 
 from __future__ import annotations
 
@@ -9,11 +12,12 @@ from dataclasses import dataclass
 from django.contrib.auth.models import AbstractBaseUser
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
+from django.db.models import Count, Min, OuterRef, Prefetch, Q, Subquery
 from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
-from scoring import rating, rules, selectors
+from scoring import bulk, matchdoc, rating, rules, selectors, stats
 from scoring.models import Hand, Match, Player, PlayerRating, Profile, Seat, Side, Tally, name_key
 
 
@@ -165,6 +169,12 @@ def hand_record(*, match: Match, number: int, tallies: Sequence[rules.Tally]) ->
         raise _number_taken(Match.objects.get(pk=match.pk), number) from None
 
 
+def match_full_message() -> str:
+    return _(
+        "This match holds %(limit)d hands, the most one match can: start a rematch to play on."
+    ) % {"limit": matchdoc.MAX_HANDS}
+
+
 def _number_taken(match: Match, number: int) -> HandNumberTaken:
     return HandNumberTaken(number, match.hand_count + 1 if match.is_open else None)
 
@@ -178,6 +188,8 @@ def _hand_insert(match: Match, number: int, tallies: Sequence[rules.Tally]) -> H
         raise _number_taken(match, number)
     if not match.is_open:
         raise HandRefused(_("This match is over: no more hands can be recorded."))
+    if number > matchdoc.MAX_HANDS:
+        raise HandRefused(match_full_message())
     if number != match.hand_count + 1:
         raise HandRefused(
             _("The next hand is hand %(next)d, not %(number)d.")
@@ -191,31 +203,56 @@ def _hand_insert(match: Match, number: int, tallies: Sequence[rules.Tally]) -> H
         hand_index=number - 1,
     )
     hand = Hand.objects.create(match=match, number=number, dealer_seat=turn.dealer_seat)
-    tallies_create(match=match, hands=[hand], tallies=[tallies])
-    rescore(match)
+    _append_scored(match, hand, tallies)
     return HandRecorded(hand, created=True)
 
 
-def tallies_create(
-    *, match: Match, hands: Sequence[Hand], tallies: Sequence[Sequence[rules.Tally]]
-) -> None:
-    """Store the raw counts of `hands` (one tally per side each) in one query; `rescore`
-    derives the points."""
+def _append_scored(match: Match, hand: Hand, tallies: Sequence[rules.Tally]) -> None:
+    """Store the next hand with its points, scored from the totals and tie stored before it."""
     sides = list(match.sides.order_by("position"))
-    Tally.objects.bulk_create(
-        Tally(
-            hand=hand,
-            side=side,
-            cards=tally.cards,
-            spades=tally.spades,
-            big_casino=tally.big_casino,
-            little_casino=tally.little_casino,
-            aces=tally.aces,
-            sweeps=tally.sweeps,
-        )
-        for hand, hand_tallies in zip(hands, tallies, strict=True)
-        for side, tally in zip(sides, hand_tallies, strict=True)
+    scored = rules.score_hand(
+        match.rules,
+        tallies,
+        [side.total for side in sides],
+        tied_before=match.status == Match.Status.TIED,
     )
+    Tally.objects.bulk_create(
+        bulk.tally_row(hand, side, tally, breakdown, total)
+        for side, tally, breakdown, total in zip(
+            sides, tallies, scored.breakdown, scored.totals, strict=True
+        )
+    )
+    _result_save(
+        match,
+        sides,
+        totals=scored.totals,
+        status=scored.status,
+        winner=scored.winner,
+        outcome=scored.outcome,
+        hand_count=hand.number,
+    )
+
+
+def _derive(row: Tally, breakdown: rules.Breakdown, total: int) -> bool:
+    """Put the engine's numbers on a tally row; True when any of them changed."""
+    values = (
+        breakdown.cards,
+        breakdown.spades,
+        breakdown.big_casino,
+        breakdown.little_casino,
+        breakdown.aces,
+        breakdown.sweeps,
+        breakdown.points,
+        total,
+    )
+    if all(
+        getattr(row, name) == value
+        for name, value in zip(DERIVED_TALLY_FIELDS, values, strict=True)
+    ):
+        return False
+    for name, value in zip(DERIVED_TALLY_FIELDS, values, strict=True):
+        setattr(row, name, value)
+    return True
 
 
 @transaction.atomic
@@ -271,6 +308,7 @@ def match_abandon(*, match: Match) -> Match:
         match.finished_at = timezone.now()
         match.version += 1
         match.save(update_fields=["status", "finished_at", "version"])
+        stats.player_summaries_refresh(match)
     return match
 
 
@@ -308,14 +346,18 @@ def match_rematch(*, match: Match) -> Match:
 
 
 def rescore(match: Match) -> rules.MatchScore:
-    """Re-score the whole match from its hands and store every derived number.
+    """Re-score the whole match in memory and store the derived numbers that changed.
 
     Raises HandRefused (and the caller's transaction rolls back) when a hand comes after the
     winning one.
     """
     sides = list(match.sides.order_by("position"))
-    hands = list(match.hands.order_by("number").prefetch_related("tallies__side"))
-    rows = [sorted(hand.tallies.all(), key=lambda t: t.side.position) for hand in hands]
+    hands = list(
+        match.hands.order_by("number").prefetch_related(
+            Prefetch("tallies", queryset=Tally.objects.order_by("side__position"))
+        )
+    )
+    rows = [list(hand.tallies.all()) for hand in hands]
     try:
         score = rules.score_match(
             match.rules,
@@ -327,34 +369,56 @@ def rescore(match: Match) -> rules.MatchScore:
             _("Hand %(number)d would come after the winning hand; delete it first.")
             % {"number": error.hand_index + 1}
         ) from None
-    changed = []
-    for hand_rows, hand_score in zip(rows, score.hands, strict=True):
+    changed = [
+        row
+        for hand_rows, hand_score in zip(rows, score.hands, strict=True)
         for row, breakdown, total in zip(
             hand_rows, hand_score.breakdown, hand_score.totals, strict=True
-        ):
-            row.cards_points, row.spades_points = breakdown.cards, breakdown.spades
-            row.big_casino_points = breakdown.big_casino
-            row.little_casino_points = breakdown.little_casino
-            row.aces_points, row.sweeps_points = breakdown.aces, breakdown.sweeps
-            row.points, row.total_after = breakdown.points, total
-            changed.append(row)
+        )
+        if _derive(row, breakdown, total)
+    ]
     if changed:
         Tally.objects.bulk_update(changed, [*DERIVED_TALLY_FIELDS])
-    for side, total in zip(sides, score.totals, strict=True):
-        if side.total != total:
-            side.total = total
-            side.save(update_fields=["total"])
+    _result_save(
+        match,
+        sides,
+        totals=score.totals,
+        status=score.status,
+        winner=score.winner,
+        outcome=score.outcome,
+        hand_count=len(hands),
+    )
+    return score
+
+
+def _result_save(
+    match: Match,
+    sides: Sequence[Side],
+    *,
+    totals: Sequence[int],
+    status: rules.Status,
+    winner: int | None,
+    outcome: rules.Outcome | None,
+    hand_count: int,
+) -> None:
+    """Store the sides' totals and how the match stands; bump its version; keep ratings right."""
+    moved = [side for side, total in zip(sides, totals, strict=True) if side.total != total]
+    before = _finish(match, sides)
+    for side, total in zip(sides, totals, strict=True):
+        side.total = total
+    if moved:
+        Side.objects.bulk_update(moved, ["total"])
     was_won = match.status == Match.Status.WON
     if match.status != Match.Status.ABANDONED:
-        match.status = score.status
-        if score.status == rules.Status.WON and not was_won:
+        match.status = status
+        if status == rules.Status.WON and not was_won:
             match.finished_at = timezone.now()
-        elif score.status != rules.Status.WON:
+        elif status != rules.Status.WON:
             match.finished_at = None
-    match.winner_position = score.winner
-    match.outcome_kind = score.outcome.kind if score.outcome else ""
-    match.outcome_category = (score.outcome.category or "") if score.outcome else ""
-    match.hand_count = len(hands)
+    match.winner_position = winner
+    match.outcome_kind = outcome.kind if outcome else ""
+    match.outcome_category = (outcome.category or "") if outcome else ""
+    match.hand_count = hand_count
     match.version += 1
     match.save(
         update_fields=[
@@ -367,12 +431,17 @@ def rescore(match: Match) -> rules.MatchScore:
             "version",
         ]
     )
-    now_won = match.status == Match.Status.WON
-    if now_won and not was_won:
-        ratings_add(match=match)
-    elif was_won:  # a won match was changed: its result, or the ranks, may differ now
-        ratings_recompute(owner=match.owner)
-    return score
+    after = _finish(match, sides)
+    if after != before:
+        _ratings_follow(match, was_rated=before is not None)
+    stats.player_summaries_refresh(match)
+
+
+def _finish(match: Match, sides: Sequence[Side]) -> tuple[int, ...] | None:
+    """What a won match gives the ratings: each side's finishing rank; None when not won."""
+    if match.status != Match.Status.WON or match.winner_position is None:
+        return None
+    return tuple(rating.finish_ranks([side.total for side in sides], match.winner_position))
 
 
 def _match_teams(match: Match) -> list[list[Player]]:
@@ -416,29 +485,81 @@ PREFETCH_CHUNK = 100
 RATING_FIELDS = ["rating_mu", "rating_sigma", "rating", "rated_matches"]
 
 
-def ratings_add(*, match: Match) -> None:
-    """Rate a match that has just been won.
+def _ratings_follow(match: Match, *, was_rated: bool) -> None:
+    """A match's finishing ranks changed (it was won, un-won, or won differently): replay the
+    owner's ratings from the first match whose ratings that affects, in memory."""
+    if was_rated:
+        cut = PlayerRating.objects.filter(match=match).aggregate(first=Min("pk"))["first"]
+    else:
+        cut = None
+    if match.status == Match.Status.WON:
+        finished = match.finished_at
+        later = (
+            PlayerRating.objects.filter(player__owner_id=match.owner_id)
+            .filter(
+                Q(match__finished_at__gt=finished)
+                | Q(match__finished_at=finished, match__pk__gt=match.pk)
+            )
+            .aggregate(first=Min("pk"))["first"]
+        )
+        cut = later if cut is None else min(cut, later or cut)
+    ratings_replay(owner_id=match.owner_id, from_pk=cut, also=match)
 
-    It is normally the latest finished match, so one update from the players' current ratings
-    is the same as replaying the history; otherwise the owner's history is replayed.
-    """
-    later = (
-        Match.objects.filter(owner_id=match.owner_id, status=Match.Status.WON)
-        .filter(finished_at__gt=match.finished_at)
-        .exists()
-    )
-    if later:
-        ratings_recompute(owner=match.owner)
-        return
-    match = (
-        Match.objects.filter(pk=match.pk)
-        .prefetch_related("sides", "seats__player", "seats__side")
-        .get()
+
+def ratings_replay(*, owner_id: int, from_pk: int | None, also: Match | None = None) -> None:
+    """Drop the owner's rating rows from `from_pk` on, then rate again, in the order they
+    finished, the matches those rows were for and `also` (when won), from the ratings the
+    players had before them. Without `from_pk` only `also` is rated (it is the latest)."""
+    stale = PlayerRating.objects.filter(player__owner_id=owner_id)
+    if from_pk is not None:
+        stale = stale.filter(pk__gte=from_pk)
+        replayed = set(stale.values_list("match_id", flat=True))
+        stale.delete()
+    else:
+        replayed = set()
+    if also is not None and also.status == Match.Status.WON:
+        replayed.add(also.pk)
+    replayed_matches = Match.objects.filter(pk__in=replayed, status=Match.Status.WON)
+    if from_pk is not None:
+        players = list(Player.objects.filter(owner_id=owner_id))
+    else:
+        players = list(Player.objects.filter(seats__match__in=replayed_matches).distinct())
+    _ratings_from_rows(players)
+    by_pk = {player.pk: player for player in players}
+    matches = replayed_matches.order_by("finished_at", "pk").prefetch_related(
+        "sides", "seats__side"
     )
     rows: list[PlayerRating] = []
-    players = _rate_match(match, rows)
-    PlayerRating.objects.bulk_create(rows)
-    Player.objects.bulk_update(players, RATING_FIELDS)
+    for replay in matches.iterator(chunk_size=PREFETCH_CHUNK):
+        for seat in replay.seats.all():
+            seat.player = by_pk[seat.player_id]
+        _rate_match(replay, rows)
+    PlayerRating.objects.bulk_create(rows, batch_size=1000)
+    Player.objects.bulk_update(players, RATING_FIELDS, batch_size=1000)
+
+
+def _ratings_from_rows(players: Sequence[Player]) -> None:
+    """Set each player's rating to their latest stored rating row (the default without one)."""
+    latest = PlayerRating.objects.filter(player=OuterRef("pk")).order_by("-pk")
+    stored = (
+        Player.objects.filter(pk__in=[player.pk for player in players])
+        .annotate(
+            last_mu=Subquery(latest.values("mu")[:1]),
+            last_sigma=Subquery(latest.values("sigma")[:1]),
+            last_rating=Subquery(latest.values("rating")[:1]),
+            rows=Count("ratings"),
+        )
+        .values_list("pk", "last_mu", "last_sigma", "last_rating", "rows")
+    )
+    state = {pk: rest for pk, *rest in stored}
+    for player in players:
+        mu, sigma, value, count = state[player.pk]
+        if count:
+            player.rating_mu, player.rating_sigma, player.rating = mu, sigma, value
+        else:
+            player.rating_mu, player.rating_sigma = rating.DEFAULT_MU, rating.DEFAULT_SIGMA
+            player.rating = rating.Skill().rating
+        player.rated_matches = count
 
 
 def ratings_recompute(*, owner: AbstractBaseUser) -> None:
@@ -499,6 +620,7 @@ def player_merge(*, source: Player, target: Player) -> Player:
         )
     Seat.objects.filter(player=source).update(player=target)
     source.delete()
+    stats.player_summaries_refresh(Match.objects.filter(seats__player=target))
     ratings_recompute(owner=target.owner)
     target.refresh_from_db()
     return target

@@ -1,8 +1,9 @@
 """Matches leaving and entering the app: read-only share links, export and import.
 
 Export and import speak the match JSON format ("casino-score/1", docs/MATCH_FORMAT.md)
-through `matchdoc`; imported hands go through the services' re-scoring, so stored points and
-totals are always the engine's, whatever `result` the file claims.
+through `matchdoc`. An import is scored by the engine and written in bulk with the derived
+numbers `services.rescore` would store, so stored points and totals are always the engine's,
+whatever `result` the file claims.
 """
 
 from __future__ import annotations
@@ -12,18 +13,20 @@ import io
 import secrets
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
+from datetime import datetime
 
 from django.contrib.auth.models import AbstractBaseUser
 from django.core.exceptions import ValidationError
 from django.db import DatabaseError, transaction
-from django.db.models import Prefetch, QuerySet
+from django.db.models import Prefetch, QuerySet, prefetch_related_objects
 from django.http import Http404
 from django.shortcuts import get_object_or_404
+from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from scoring import matchdoc, rules, selectors, services
+from scoring import bulk, matchdoc, selectors, services
 from scoring.matchdoc import DocumentError, MatchDoc
-from scoring.models import Hand, Match, Player, Seat, Side, Tally
+from scoring.models import Hand, Match, Player, PlayerRating, Seat, Side, Tally, name_key
 
 # 32 random bytes from the OS's CSPRNG: 43 URL-safe characters, 256 bits nobody can guess.
 SHARE_TOKEN_BYTES = 32
@@ -87,6 +90,8 @@ def _match_doc(match: Match) -> MatchDoc:
         rules=match.rules,
         sides=tuple(tuple(players[side.position]) for side in sides),
         start_totals=tuple(side.start_total for side in sides),
+        abandoned=match.status == Match.Status.ABANDONED,
+        first_dealer=match.first_dealer_seat,
         hands=tuple(
             tuple(tally.as_rules_tally() for tally in hand.tallies.all())
             for hand in match.hands.all()
@@ -97,10 +102,8 @@ def _match_doc(match: Match) -> MatchDoc:
 def match_documents(
     owner: AbstractBaseUser | None, *, pks: Iterable[int] | None = None
 ) -> list[MatchDoc]:
-    """The owner's matches (everyone's when owner is None) as match documents, oldest first.
-
-    Abandoned matches are exported with their hands: the format has no "abandoned".
-    """
+    """The owner's matches (everyone's when owner is None) as match documents, oldest first,
+    abandoned ones with their hands and `abandoned` true."""
     matches = _matches_for_export(owner)
     if pks is not None:
         matches = matches.filter(pk__in=list(pks))
@@ -179,6 +182,12 @@ def hands_csv(owner: AbstractBaseUser, *, pk: int | None = None) -> str:
 
 # --- import --------------------------------------------------------------------------------------
 
+# Limits of one import (docs/MATCH_FORMAT.md), checked before any match is read: an import that
+# passes them is written in a few seconds, so five at once do not hold up the site.
+MAX_IMPORT_MATCHES = 2_000
+MAX_IMPORT_HANDS = 10_000  # in all the matches of the file together
+# (A match holds at most matchdoc.MAX_HANDS hands; an upload is at most MAX_IMPORT_BYTES.)
+
 
 class ImportRefused(ValueError):
     """Nothing was imported; `messages` says why, one line per problem (which match, which hand,
@@ -197,7 +206,9 @@ class ImportResult:
 
 def _read(text: str, translate: Callable[[str], str]) -> list[MatchDoc]:
     try:
-        docs, _is_list = matchdoc.load_document(text)
+        docs, _is_list = matchdoc.load_document(
+            text, max_matches=MAX_IMPORT_MATCHES, max_hands=MAX_IMPORT_HANDS
+        )
     except DocumentError as error:
         raise ImportRefused([problem.describe(translate) for problem in error.problems]) from None
     return docs
@@ -208,17 +219,20 @@ def matches_import(
 ) -> ImportResult:
     """Create the matches of a match document (one object or a list), all or nothing.
 
-    Every match and hand is checked first (format, deck, no hand after the deciding one); one bad
-    match and nothing is saved. Players are found by name, ignoring case, or added to the roster.
-    `result` in the file is ignored: the services re-score every match.
+    Every match and hand is checked first (limits, format, deck, no hand after the deciding
+    one); one bad match and nothing is saved. Players are found by name, ignoring case, or added
+    to the roster. `result` in the file is ignored: each match is scored by the engine, and
+    stored with the same derived numbers `services.rescore` would give it.
     """
     docs = _read(text, translate)
     try:
         return _import_docs(owner, docs)
-    except (ValidationError, DatabaseError) as error:
+    except (ValidationError, DatabaseError, bulk.BulkRefused) as error:
         # Checked documents should always store; if the database still says no (a number too
         # big for a column, say), the transaction is rolled back and nothing is kept.
         detail = " ".join(getattr(error, "messages", [])) or error.__class__.__name__
+        if isinstance(error, bulk.BulkRefused):
+            detail = str(error)
         raise ImportRefused(
             [_("The matches could not be saved (%(detail)s).") % {"detail": detail}]
         ) from error
@@ -226,58 +240,80 @@ def matches_import(
 
 @transaction.atomic
 def _import_docs(owner: AbstractBaseUser, docs: Sequence[MatchDoc]) -> ImportResult:
-    # Names are compared here, in Python, ignoring case the Unicode way ("Émile" is "ÉMILE"),
-    # which SQLite's LIKE and LOWER() do only for ASCII letters.
-    roster = {player.name.casefold(): player for player in Player.objects.filter(owner=owner)}
+    """Write the checked documents with `bulk.matches_create` (a fixed number of bulk inserts
+    per chunk of matches, the statistics brought up to date), then rate the won ones."""
     known = Player.objects.filter(owner=owner).count()
-    matches = [_import_doc(owner, doc, roster) for doc in docs]
+    roster = _roster(owner, docs)
+    now = timezone.now()
+    pks = bulk.matches_create(
+        owner,
+        (
+            bulk.NewMatch(
+                rules=doc.rules,
+                sides=[[roster[name_key(name)] for name in names] for names in doc.sides],
+                hands=doc.hands,
+                start_totals=doc.start_totals,
+                first_dealer=doc.first_dealer,
+                abandoned=doc.abandoned,
+                finished_at=now,
+            )
+            for doc in docs
+        ),
+    )
+    matches = _matches(pks)
+    _rate(owner, [match for match in matches if match.status == Match.Status.WON], now)
     return ImportResult(matches, Player.objects.filter(owner=owner).count() - known)
 
 
-def _import_doc(owner: AbstractBaseUser, doc: MatchDoc, roster: dict[str, Player]) -> Match:
-    sides = []
-    for names in doc.sides:
-        players = []
-        for name in names:
-            key = name.casefold()
-            if key not in roster:
-                roster[key] = services.player_get_or_create(owner=owner, name=name)
-            players.append(roster[key])
-        sides.append(players)
-    match_rules = doc.rules
-    match = services.match_start(
-        owner=owner,
-        variant=match_rules.variant,
-        sides=sides,
-        first_dealer_seat=0,  # the format does not say who dealt first
-        target=match_rules.target,
-        sweeps=match_rules.sweeps,
-        several_reach=match_rules.several_reach,
-        scoring=match_rules.scoring,
-        twenty_needs=match_rules.twenty_needs,
-        start_totals=doc.start_totals,
-    )
-    if doc.hands:
-        _hands_insert(match, doc.hands)
-        services.rescore(match)
-    return match
+def _matches(pks: Sequence[int]) -> list[Match]:
+    """The matches, in the order of `pks` (a few queries, however many)."""
+    by_pk: dict[int, Match] = {}
+    for start in range(0, len(pks), services.PREFETCH_CHUNK):
+        by_pk.update(Match.objects.in_bulk(pks[start : start + services.PREFETCH_CHUNK]))
+    return [by_pk[pk] for pk in pks]
 
 
-def _hands_insert(match: Match, hands: Sequence[Sequence[rules.Tally]]) -> None:
-    """Insert the hands and their raw counts in two queries; `services.rescore` derives the rest."""
-    players = match.seats.count()
-    match_rules = match.rules
-    rows = Hand.objects.bulk_create(
-        Hand(
-            match=match,
-            number=index + 1,
-            dealer_seat=rules.table_turn(
-                match_rules,
-                players=players,
-                first_dealer=match.first_dealer_seat,
-                hand_index=index,
-            ).dealer_seat,
-        )
-        for index in range(len(hands))
+def _rate(owner: AbstractBaseUser, won: Sequence[Match], now: datetime) -> None:
+    """Rate the imported won matches, in file order, from the players' current ratings.
+
+    They finished `now`, after every match already rated, so this is what replaying the owner's
+    whole history would give (services.ratings_recompute), without replaying it: an import's
+    cost does not grow with the history it joins.
+    """
+    if not won:
+        return
+    rated = Match.objects.filter(owner=owner, status=Match.Status.WON).exclude(
+        pk__in=[match.pk for match in won]
     )
-    services.tallies_create(match=match, hands=rows, tallies=hands)
+    if rated.filter(finished_at__gt=now).exists():  # a clock that went back: replay it all
+        services.ratings_recompute(owner=owner)
+        return
+    players = {player.pk: player for player in Player.objects.filter(owner=owner)}
+    rows: list[PlayerRating] = []
+    changed: set[Player] = set()
+    for start in range(0, len(won), services.PREFETCH_CHUNK):
+        chunk = won[start : start + services.PREFETCH_CHUNK]
+        prefetch_related_objects(chunk, "sides", "seats__side")
+        for match in chunk:
+            for seat in match.seats.all():
+                seat.player = players[seat.player_id]  # one object per player across matches
+            changed |= services._rate_match(match, rows)
+    PlayerRating.objects.bulk_create(rows, batch_size=1000)
+    Player.objects.bulk_update(changed, services.RATING_FIELDS, batch_size=1000)
+
+
+def _roster(owner: AbstractBaseUser, docs: Sequence[MatchDoc]) -> dict[str, Player]:
+    """The owner's players by name key (case-folded, any script), with the new names added."""
+    roster = {player.name_key: player for player in Player.objects.filter(owner=owner)}
+    new: dict[str, Player] = {}
+    for doc in docs:
+        for names in doc.sides:
+            for name in names:
+                key = name_key(name)
+                if key not in roster and key not in new:
+                    new[key] = Player(owner=owner, name=name, name_key=key)
+    if new:
+        # A name added meanwhile by another request is left as it is, and used.
+        Player.objects.bulk_create(new.values(), ignore_conflicts=True)
+        roster = {player.name_key: player for player in Player.objects.filter(owner=owner)}
+    return roster

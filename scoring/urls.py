@@ -23,6 +23,7 @@ urlpatterns = [
     path("matches/<int:pk>/", views.match_detail, name="match"),
     path("matches/<int:pk>/hands/", views.hand_create, name="hand-create"),
     path("matches/<int:pk>/hands/preview/", views.hand_preview, name="hand-preview"),
+    path("matches/<int:pk>/hands/<int:number>/", views.hand_detail, name="hand"),
     path("matches/<int:pk>/hands/<int:number>/edit/", views.hand_edit, name="hand-edit"),
     path("matches/<int:pk>/hands/last/delete/", views.hand_delete, name="hand-delete"),
     path("matches/<int:pk>/abandon/", views.match_abandon, name="match-abandon"),

@@ -9,6 +9,7 @@ when any request failed or the database does not hold exactly the hands that wer
 Only loopback traffic, bounded in time. Settings (environment variables, all optional):
 BENCH_DURATION (seconds, 20), BENCH_CONNECTIONS (8), BENCH_WORKERS (gunicorn workers, 4),
 BENCH_WRITE_EVERY (one request in N records a hand, 5), BENCH_MATCHES (per connection, 25),
+BENCH_READ_DURATION (seconds of the home page alone, then of the scoreboard alone, 10),
 BENCH_DATABASE_URL (default: a new SQLite file; a PostgreSQL database here gets a new bench user
 and its matches added, nothing else touched).
 """
@@ -144,6 +145,40 @@ def _warm_up(base: str, seeded: dict[str, Any], workers: int) -> None:
             response.read()
 
 
+def _reads(url: str, session: str, connections: int, seconds: int) -> float | None:
+    """Requests/s of plain GETs of one page by a signed-in user; None if any failed."""
+    run = subprocess.run(
+        [
+            *("wrk", f"-t{connections}", f"-c{connections}", f"-d{seconds}s", "--timeout", "10s"),
+            *("-H", f"Cookie: sessionid={session}", url),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=seconds + 60,
+        check=False,
+    )
+    rate = [line.split()[-1] for line in run.stdout.splitlines() if "Requests/sec" in line]
+    failed = "Non-2xx" in run.stdout or "Socket errors" in run.stdout
+    if run.returncode != 0 or not rate or failed:
+        print(run.stdout, run.stderr, sep="\n")
+        return None
+    return float(rate[0])
+
+
+def _reads_side_by_side(base: str, seeded: dict[str, Any], connections: int, seconds: int) -> bool:
+    """The scoreboard against the signed-in home page (the floor), one after the other."""
+    first = seeded["groups"].split(";")[0].split(",")[0].split(":")[0]
+    home = _reads(f"{base}/", seeded["session"], connections, seconds)
+    board = _reads(f"{base}/matches/{first}/", seeded["session"], connections, seconds)
+    if home is None or board is None:
+        return False
+    print(
+        f"reads alone, {seconds} s each: signed-in home page {home:.0f} requests/s, "
+        f"scoreboard {board:.0f} requests/s = {board / home:.0%} of the home page (goal >= 50%)"
+    )
+    return True
+
+
 def main() -> int:
     duration = _setting("BENCH_DURATION", 20)
     connections = _setting("BENCH_CONNECTIONS", 8)
@@ -186,6 +221,8 @@ def main() -> int:
         )
         _wait_until_up(f"{base}/", server)
         _warm_up(base, seeded, workers)
+        if not _reads_side_by_side(base, seeded, connections, _setting("BENCH_READ_DURATION", 10)):
+            return 1
         print(
             f"wrk: {duration} s, {connections} connections, {workers} gunicorn workers, "
             f"one request in {write_every} records a hand"

@@ -18,8 +18,12 @@ worker_class = "sync"
 timeout = 30
 graceful_timeout = 10
 # Restart workers now and then, so a slow leak cannot grow without bound.
-max_requests = 2000
-max_requests_jitter = 200
+# Load the app once, before the workers fork: they start at once and share its memory.
+preload_app = True
+# Recycle a worker now and then (a slow leak cannot grow for ever), at staggered times so they
+# never all restart together under load.
+max_requests = 20000
+max_requests_jitter = 5000
 accesslog = "-"
 errorlog = "-"
 

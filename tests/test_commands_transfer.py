@@ -154,3 +154,54 @@ def test_commands_round_trip_into_an_empty_account(played, other_user, tmp_path)
     code, again, _ = run("export_matches", "--owner", "mallory")
     assert code == 0
     assert json.loads(again) == json.loads(first.read_text())
+
+
+# --- input that used to crash import_matches -----------------------------------------------------
+
+
+def test_input_that_used_to_crash_exits_2_with_a_line_and_imports_nothing(user, tmp_path):
+    from test_matchdoc import CRASHES
+
+    before = snapshot()
+    for name, text, lines in CRASHES:
+        path = tmp_path / f"{name}.json"
+        path.write_text(text, encoding="utf-8")
+        code, out, err = run("import_matches", str(path), "--owner", "ana")
+        assert (code, out) == (2, ""), name
+        assert "Traceback" not in err
+        assert err.splitlines() == ["Nothing was imported:", *lines]
+    assert snapshot() == before
+
+
+def test_a_file_that_is_not_utf8_exits_2(user, tmp_path):
+    path = tmp_path / "latin1.json"
+    path.write_bytes(json.dumps(document()).encode().replace(b'"Ana"', b'"A\xed\xa0\x80na"'))
+    code, out, err = run("import_matches", str(path), "--owner", "ana")
+    assert (code, out) == (2, "")
+    assert err.splitlines() == [f"{path}: the file is not text (UTF-8): it cannot be a match file"]
+    assert not Match.objects.exists()
+
+
+def test_import_above_the_limits_exits_2_before_touching_the_database(user, tmp_path):
+    from scoring import transfer
+
+    minimal = {key: value for key, value in document().items() if key != "hands"}
+    path = write(tmp_path, [minimal] * (transfer.MAX_IMPORT_MATCHES + 1))
+    code, out, err = run("import_matches", path, "--owner", "ana")
+    assert (code, out) == (2, "")
+    assert err.splitlines()[1] == (
+        f"one import takes at most {transfer.MAX_IMPORT_MATCHES} matches, "
+        f"not {transfer.MAX_IMPORT_MATCHES + 1}"
+    )
+    assert not Match.objects.exists()
+
+
+def test_abandoned_and_first_dealer_round_trip_through_the_commands(user, other_user, tmp_path):
+    doc = {**document([PLAIN]), "abandoned": True, "first_dealer": 1}
+    assert run("import_matches", write(tmp_path, [doc]), "--owner", "ana")[0] == 0
+    match = Match.objects.get(owner=user)
+    assert (match.status, match.first_dealer_seat) == ("abandoned", 1)
+    code, out, _ = run("export_matches", "--owner", "ana")
+    assert code == 0
+    (exported,) = json.loads(out)
+    assert (exported["abandoned"], exported["first_dealer"]) == (True, 1)

@@ -70,9 +70,9 @@ FAULTS: dict[str, Callable[[], Any]] = {
     "tallies insert": lambda: mock.patch.object(
         Tally.objects, "bulk_create", side_effect=OperationalError("injected fault")
     ),
-    # After hand and tallies are written: re-scoring fails.
-    "rescore": lambda: mock.patch.object(
-        services, "rescore", side_effect=OperationalError("injected fault")
+    # After the hand and its tallies are written: storing the result fails.
+    "result": lambda: mock.patch.object(
+        services, "_result_save", side_effect=OperationalError("injected fault")
     ),
     # The last write of the hand (the match's derived fields), refused by the database itself.
     "match update refused by the database": lambda: _sql_fails(

@@ -395,11 +395,19 @@ REFUSALS: list[tuple[str, object, list[str]]] = [
     ),
     (
         "unknown_twenty_needs",
-        with_rules(twenty_needs="luck"),
+        with_rules(variant="dominican", twenty_needs="luck"),
         ['rules.twenty_needs: "luck" is not one of little-casino, most-spades'],
     ),
-    ("target_zero", with_rules(target=0), ["target must be at least 1, not 0"]),
-    ("target_text", with_rules(target="21"), ['rules.target must be a whole number, not "21"']),
+    (
+        "target_zero",
+        with_rules(target=0),
+        ["rules.target must be a whole number from 1 to 999, not 0"],
+    ),
+    (
+        "target_text",
+        with_rules(target="21"),
+        ['rules.target must be a whole number from 1 to 999, not "21"'],
+    ),
     ("missing_sides", without(document(), "sides"), ["sides is missing"]),
     (
         "one_side",
@@ -414,7 +422,7 @@ REFUSALS: list[tuple[str, object, list[str]]] = [
     (
         "uneven_partnership",
         document(players=[["A", "B"], ["C"]]),
-        ["side 2: a side is 1 player, or 2 partners when there are two sides of two"],
+        ["the two sides must have as many players: 1 each, or 2 partners each"],
     ),
     ("player_twice", document(players=[["Ana"], ["ana"]]), ["ana plays on more than one side"]),
     (
@@ -430,7 +438,7 @@ REFUSALS: list[tuple[str, object, list[str]]] = [
     (
         "start_total_negative",
         document(start_totals=[-1, 0]),
-        ["start_totals cannot be negative (-1)"],
+        ["start_totals[0] must be a whole number from 0 to 999, not -1"],
     ),
     (
         "difference_with_three_sides",
@@ -450,22 +458,22 @@ REFUSALS: list[tuple[str, object, list[str]]] = [
     (
         "cards_text",
         with_tally({"cards": "29"}),
-        ['hand 1: tallies[0].cards must be a whole number, not "29"'],
+        ['hand 1: tallies[0].cards must be a whole number from 0 to 52, not "29"'],
     ),
     (
         "cards_float",
         with_tally({"cards": 29.5}),
-        ["hand 1: tallies[0].cards must be a whole number, not 29.5"],
+        ["hand 1: tallies[0].cards must be a whole number from 0 to 52, not 29.5"],
     ),
     (
         "cards_bool",
         with_tally({"cards": True}),
-        ["hand 1: tallies[0].cards must be a whole number, not true"],
+        ["hand 1: tallies[0].cards must be a whole number from 0 to 52, not true"],
     ),
     (
         "cards_null",
         with_tally({"cards": None}),
-        ["hand 1: tallies[0].cards must be a whole number, not null"],
+        ["hand 1: tallies[0].cards must be a whole number from 0 to 52, not null"],
     ),
     (
         "big_casino_text",
@@ -530,7 +538,7 @@ REFUSALS: list[tuple[str, object, list[str]]] = [
         [
             "unknown key colour",
             'rules.variant: "poker" is not one of casino, royal, dominican',
-            "target must be at least 1, not -3",
+            "rules.target must be a whole number from 1 to 999, not -3",
         ],
     ),
 ]
@@ -618,3 +626,332 @@ def test_check_hands_refuses_a_hand_after_the_win() -> None:
     (problem,) = matchdoc.check_hands(doc)
     assert (problem.code, problem.hand) == ("after_win", 1)
     assert rules.score_match(doc.rules, doc.hands[:1], doc.start_totals).winner == 0
+
+
+# --- input that used to crash the command (a traceback and exit 1) -------------------------------
+
+BIG = "9" * 5000  # more digits than Python turns into an int by default (4,300)
+
+
+def _text_with(old: str, new: str, doc: object | None = None) -> str:
+    """A document's JSON text with `old` replaced by `new` (for what json.dumps cannot write)."""
+    text = json.dumps(document() if doc is None else doc)
+    assert old in text
+    return text.replace(old, new, 1)
+
+
+CRASHES: list[tuple[str, str, list[str]]] = [
+    (
+        "number_of_5000_digits",
+        _text_with('"cards": 29', f'"cards": {BIG}'),
+        [f"hand 1: tallies[0].cards must be a whole number from 0 to 52, not {'9' * 37}..."],
+    ),
+    (
+        "negative_number_of_5000_digits",
+        _text_with('"target": 21', f'"target": -{BIG}', with_rules(target=21)),
+        [f"rules.target must be a whole number from 1 to 999, not -{'9' * 36}..."],
+    ),
+    (
+        "lone_surrogate_in_a_name",
+        _text_with('"Ana"', '"A\\ud800na"'),
+        [
+            "side 1: a player's name cannot hold a NUL, a lone surrogate or U+FFFD, "
+            'not "A\\ud800na"'
+        ],
+    ),
+    (
+        "nul_in_a_name",
+        _text_with('"Ben"', '"B\\u0000en"'),
+        [
+            "side 2: a player's name cannot hold a NUL, a lone surrogate or U+FFFD, "
+            'not "B\\u0000en"'
+        ],
+    ),
+    (
+        "aces_with_sharp_s",  # "ß".upper() is "SS"
+        _text_with('"aces": "SH"', '"aces": "\\u00dfH"'),
+        ['hand 1: tallies[0].aces must be letters from S, C, H, D, each at most once, not "ßH"'],
+    ),
+    (
+        "aces_with_long_s",  # "ſ".upper() is "S"
+        _text_with('"aces": "SH"', '"aces": "\\u017fH"'),
+        ['hand 1: tallies[0].aces must be letters from S, C, H, D, each at most once, not "ſH"'],
+    ),
+    (
+        "lone_surrogate_in_a_key",
+        _text_with('"format"', '"x\\udc80": 1, "format"'),
+        ["unknown key x\\udc80"],
+    ),
+    (
+        "nul_in_format",
+        _text_with('"casino-score/1"', '"casino-score/1\\u0000"'),
+        ['format must be "casino-score/1", not "casino-score/1\\u0000"'],
+    ),
+    (
+        "lone_surrogate_in_variant",
+        _text_with('"variant": "casino"', '"variant": "\\ud83d"'),
+        ['rules.variant: "\\ud83d" is not one of casino, royal, dominican'],
+    ),
+]
+
+
+@pytest.mark.parametrize(("text", "lines"), [c[1:] for c in CRASHES], ids=[c[0] for c in CRASHES])
+def test_input_that_used_to_crash_is_refused_with_a_line(text: str, lines: list[str]) -> None:
+    assert refused(text) == lines
+
+
+def test_a_huge_number_in_the_ignored_result_does_not_matter() -> None:
+    text = _text_with('"format"', f'"result": {{"totals": [{BIG}]}}, "format"')
+    output = scored(text)
+    assert output["result"]["totals"] == [8, 3]
+
+
+def test_crashing_input_in_a_real_process_exits_2_without_a_traceback() -> None:
+    text = "[" + ", ".join(text for _, text, _ in CRASHES) + "]"
+    process = run_score_process(text)
+    assert process.returncode == 2, process.stderr
+    assert process.stdout == ""
+    assert "Traceback" not in process.stderr
+    lines = process.stderr.splitlines()
+    assert len(lines) == len(CRASHES)
+    assert lines[0].startswith("match 1: hand 1: tallies[0].cards must be a whole number")
+    assert lines[2] == (
+        "match 3: side 1: a player's name cannot hold a NUL, a lone surrogate or U+FFFD, "
+        'not "A\\ud800na"'
+    )
+
+
+def test_standard_input_that_is_not_utf8_is_refused_in_a_process() -> None:
+    raw = json.dumps(document()).encode().replace(b'"Ana"', b'"A\xed\xa0\x80na"')
+    process = subprocess.run(
+        [sys.executable, "manage.py", "score", "-"],
+        input=raw,
+        capture_output=True,
+        cwd=ROOT,
+        env={"PATH": os.environ.get("PATH", "/usr/bin:/bin")},
+        timeout=60,
+    )
+    assert process.returncode == 2
+    assert process.stdout == b""
+    err = process.stderr.decode()
+    assert "Traceback" not in err
+    assert err.splitlines() == ["-: the file is not text (UTF-8): it cannot be a match file"]
+
+
+# --- format gaps ---------------------------------------------------------------------------------
+
+GAPS: list[tuple[str, object, list[str]]] = [
+    (
+        "start_total_alone_at_the_target",
+        document(start_totals=[21, 5]),
+        [
+            "start_totals: side 1 alone holds the top total, 21, at or past the target (21): "
+            "that game is already won"
+        ],
+    ),
+    (
+        "start_total_alone_on_top_past_the_target",
+        document([], start_totals=[22, 25]),
+        [
+            "start_totals: side 2 alone holds the top total, 25, at or past the target (21): "
+            "that game is already won"
+        ],
+    ),
+    (
+        "start_total_too_high",
+        document(start_totals=[1000, 1000]),
+        [
+            "start_totals[0] must be a whole number from 0 to 999, not 1000",
+            "start_totals[1] must be a whole number from 0 to 999, not 1000",
+        ],
+    ),
+    (
+        "target_too_high",
+        with_rules(target=1000),
+        ["rules.target must be a whole number from 1 to 999, not 1000"],
+    ),
+    (
+        "dominican_target_below_4",
+        with_rules(variant="dominican", target=3),
+        ["rules.target must be a whole number from 4 to 999 for dominican, not 3"],
+    ),
+    (
+        "twenty_needs_on_casino",
+        with_rules(twenty_needs="little-casino"),
+        ["rules.twenty_needs is for dominican only, not casino"],
+    ),
+    (
+        "twenty_needs_on_royal",
+        with_rules(variant="royal", twenty_needs="most-spades"),
+        ["rules.twenty_needs is for dominican only, not royal"],
+    ),
+    (
+        "cards_above_the_pack",
+        with_tally({"cards": 53}),
+        ["hand 1: tallies[0].cards must be a whole number from 0 to 52, not 53"],
+    ),
+    (
+        "negative_cards",
+        with_tally({"cards": -1}),
+        ["hand 1: tallies[0].cards must be a whole number from 0 to 52, not -1"],
+    ),
+    (
+        "spades_above_13",
+        with_tally({"spades": 14}, position=1),
+        ["hand 1: tallies[1].spades must be a whole number from 0 to 13, not 14"],
+    ),
+    (
+        "sweeps_above_24",
+        with_tally({"sweeps": 25}),
+        ["hand 1: tallies[0].sweeps must be a whole number from 0 to 24, not 25"],
+    ),
+    (
+        "first_dealer_off_the_table",
+        {**document(), "first_dealer": 2},
+        ["first_dealer must be a whole number from 0 to 1, not 2"],
+    ),
+    (
+        "first_dealer_text",
+        {**document(players=[["N", "S"], ["E", "W"]]), "first_dealer": "E"},
+        ['first_dealer must be a whole number from 0 to 3, not "E"'],
+    ),
+    (
+        "abandoned_not_a_boolean",
+        {**document(), "abandoned": "yes"},
+        ['abandoned must be true or false, not "yes"'],
+    ),
+    (
+        "abandoned_but_won",
+        {**document([PLAIN], start_totals=[15, 0]), "abandoned": True},
+        ["abandoned is true, but hand 1 won the match"],
+    ),
+    (
+        "hand_given_as_a_list",
+        {**document(), "hands": [PLAIN]},
+        ['hand 1: a hand must be an object, {"tallies": [...]}, not a list'],
+    ),
+    (
+        "hand_given_as_a_number",
+        {**document(), "hands": [7]},
+        ['hand 1: a hand must be an object, {"tallies": [...]}, not 7'],
+    ),
+    (
+        "name_too_long_once_case_folded",
+        document(players=[["ß" * 31], ["Ben"]]),
+        ["side 1: a player's name is at most 60 characters with ß counted as ss, not 62"],
+    ),
+    (
+        "player_twice_on_one_side",
+        document(players=[["Ana", "ana"], ["Ben", "Cy"]]),
+        ["side 1: ana is named twice"],
+    ),
+    (
+        "too_many_hands",
+        document([PLAIN] * 1001),
+        ["a match has at most 1000 hands, not 1001"],
+    ),
+    (
+        "every_problem_not_only_the_first",
+        {
+            **document(
+                [PLAIN, [tally(25, 6, big=True, aces="SC"), tally(25, 7, little=True, aces="HD")]]
+            ),
+            "colour": "red",
+        },
+        ["unknown key colour", "hand 2: cards add up to 50, not 52"],
+    ),
+    (
+        "every_problem_across_hands_and_sides",
+        {
+            **document(
+                [
+                    [tally(30, 8, big=True, aces="SH"), tally(23, 5, little=True, aces="CD")],
+                    [tally(29, 8, big=True, aces="SH"), tally(60, 5, little=True, aces="CD")],
+                ]
+            ),
+            "sides": [{"players": ["Ana"]}, {"players": []}],
+        },
+        [
+            "side 2: a side is 1 player, or 2 partners when there are two sides of two",
+            "hand 1: cards add up to 53, not 52",
+            "hand 2: tallies[1].cards must be a whole number from 0 to 52, not 60",
+        ],
+    ),
+]
+
+
+@pytest.mark.parametrize(("given", "lines"), [g[1:] for g in GAPS], ids=[g[0] for g in GAPS])
+def test_format_gap_is_refused(given: object, lines: list[str]) -> None:
+    assert refused(given) == lines
+
+
+def test_shared_top_at_the_target_starts_the_match_tied() -> None:
+    result = scored(document([], start_totals=[21, 21]))["result"]
+    assert (result["status"], result["winner"], result["totals"]) == ("tied", None, [21, 21])
+    # The first hand after which one side alone holds the top total decides, without count-out.
+    result = scored(document([PLAIN], start_totals=[22, 22], several_reach="count-out"))["result"]
+    assert (result["status"], result["winner"], result["totals"]) == ("won", 0, [30, 25])
+    # Three sides, two tied on top past the target: the third, below it, may still play.
+    hand = [
+        tally(20, 5, big=True, aces="SC"),
+        tally(18, 5, little=True, aces="H"),
+        tally(14, 3, aces="D"),
+    ]
+    doc = document([hand], players=[["A"], ["B"], ["C"]], start_totals=[23, 23, 4])
+    result = scored(doc)["result"]
+    assert (result["status"], result["winner"], result["totals"]) == ("won", 0, [30, 25, 5])
+
+
+def test_tied_start_in_the_engine() -> None:
+    casino = Rules.make("casino")
+    assert rules.score_match(casino, [], (21, 21)).status is rules.Status.TIED
+    assert rules.score_match(casino, [], (22, 21)).status is rules.Status.PLAYING
+    assert rules.score_match(casino, [], (20, 20)).status is rules.Status.PLAYING
+    assert rules.start_leader(21, (22, 21)) == 0
+    assert rules.start_leader(21, (5, 30, 30)) is None
+    assert rules.start_leader(21, (5, 21, 3)) == 1
+    assert rules.start_leader(21, (20, 20)) is None
+    assert rules.start_leader(11, (0, 11)) == 1
+
+
+def test_abandoned_and_first_dealer_are_read_and_written() -> None:
+    raw = {**document([PLAIN], players=[["N", "S"], ["E", "W"]]), "abandoned": True}
+    raw["first_dealer"] = 3
+    doc = matchdoc.read_match(raw)
+    assert (doc.abandoned, doc.first_dealer) == (True, 3)
+    written = matchdoc.match_json(doc)
+    assert (written["abandoned"], written["first_dealer"]) == (True, 3)
+    assert matchdoc.read_match(json.loads(json.dumps(written))) == doc
+    plain = matchdoc.read_match(document())
+    assert (plain.abandoned, plain.first_dealer) == (False, 0)
+    assert (
+        matchdoc.match_json(plain)["abandoned"],
+        matchdoc.match_json(plain)["first_dealer"],
+    ) == (
+        False,
+        0,
+    )
+
+
+def test_a_match_of_1000_hands_is_scored() -> None:
+    tie = [tally(26, 6, big=True, aces="SC"), tally(26, 7, little=True, aces="HD")]
+    result = scored(document([tie] * 1000, scoring="difference"))["result"]
+    assert len(result["hands"]) == 1000 and result["totals"] == [0, 0]
+
+
+def test_load_document_limits_matches_and_hands_per_file_before_reading() -> None:
+    text = json.dumps([document()] * 3)
+    with mock.patch("scoring.matchdoc.read_match") as read:
+        with pytest.raises(matchdoc.DocumentError) as error:
+            matchdoc.load_document(text, max_matches=2)
+        assert [p.describe() for p in error.value.problems] == [
+            "one import takes at most 2 matches, not 3"
+        ]
+        with pytest.raises(matchdoc.DocumentError) as error:
+            matchdoc.load_document(text, max_hands=2)
+        assert [p.describe() for p in error.value.problems] == [
+            "one import takes at most 2 hands, not 3"
+        ]
+        read.assert_not_called()
+    docs, _ = matchdoc.load_document(text, max_matches=3, max_hands=3)
+    assert len(docs) == 3

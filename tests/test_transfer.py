@@ -12,6 +12,9 @@ from typing import Any
 from unittest import mock
 
 import pytest
+from django.db import DatabaseError, connection
+from django.test.utils import CaptureQueriesContext
+from django.utils import timezone
 from helpers import FIRST_8, FIRST_11, SECOND_8
 
 from scoring import services, transfer
@@ -231,7 +234,7 @@ def test_import_of_a_list_is_all_or_nothing(user):
 def test_import_refuses_a_database_failure_and_keeps_nothing(user):
     before = snapshot()
     with (
-        mock.patch("scoring.transfer.services.rescore", side_effect=services.HandRefused("no")),
+        mock.patch.object(Seat.objects, "bulk_create", side_effect=DatabaseError("disk full")),
         pytest.raises(transfer.ImportRefused) as refused,
     ):
         import_text(user, json.dumps([document([PLAIN]), document([PLAIN])]))
@@ -337,3 +340,269 @@ def test_import_matches_names_ignoring_case_beyond_ascii(user):
     result = import_text(user, json.dumps(document(players=[["ÉMILE"], ["Zoë"]])))
     assert result.players_created == 1
     assert Seat.objects.get(match=result.matches[0], side__position=0).player == emile
+
+
+# --- bulk import, limits, and what the format gained ---------------------------------------------
+
+# With difference scoring, a hand whose sides score alike (4 each: 2 aces, big casino v spades and
+# little casino) credits nobody: a match of such hands goes on as long as wanted.
+LEVEL = [tally(26, 6, big=True, aces="SC"), tally(26, 7, little=True, aces="HD")]
+
+
+def long_match(hands: int, **extra: Any) -> dict[str, Any]:
+    doc = document([LEVEL] * hands, **extra)
+    doc["rules"]["scoring"] = "difference"
+    return doc
+
+
+def varied_documents() -> list[dict[str, Any]]:
+    """Matches that exercise every derived number: won, tied, count-out, Dominican caps and
+    conditions, three and four sides, partnerships, start totals, sweeps, abandoned."""
+    three = [
+        tally(20, 5, big=True, aces="SC", sweeps=2),
+        tally(18, 5, little=True, aces="H"),
+        tally(14, 3, aces="D", sweeps=1),
+    ]
+    four = [
+        tally(14, 4, big=True, aces="S"),
+        tally(13, 3, little=True, aces="C"),
+        tally(13, 3, aces="H", sweeps=1),
+        tally(12, 3, aces="D"),
+    ]
+    tie = [tally(26, 6, little=True, aces="HD"), tally(26, 7, big=True, aces="SC")]
+    reversed_plain = [tally(23, 5, little=True, aces="CD"), tally(29, 8, big=True, aces="SH")]
+    # At 18, A needs most cards: it misses them and is held at 20.
+    dominican_cap = document([reversed_plain], variant="dominican", start_totals=[18, 10])
+    # At 18 and 19 both meet their conditions: most cards comes first.
+    dominican_condition = document(
+        [[tally(27, 5, aces="HD"), tally(25, 8, big=True, little=True, aces="SC")]],
+        variant="dominican",
+        start_totals=[18, 19],
+    )
+    royal = document(
+        [[tally(27, 5, aces="HD"), tally(25, 8, big=True, little=True, aces="SC")]],
+        variant="royal",
+        start_totals=[18, 19],
+        first_dealer=1,
+    )
+    return [
+        document([PLAIN, ALL_11, ALL_11]),  # won at hand 3
+        document([tie], start_totals=[19, 17]),  # tied
+        document([tie, PLAIN], start_totals=[19, 17]),  # won after a tie
+        dominican_cap,
+        dominican_condition,
+        royal,
+        document([three, three], players=[["Ana"], ["Ben"], ["Cy"]], first_dealer=2),
+        document([four], players=[["Ana"], ["Ben"], ["Cy"], ["Dee"]], variant="dominican"),
+        document([PLAIN, PLAIN], players=[["Ana", "Cy"], ["Ben", "Dee"]], first_dealer=3),
+        {**document([PLAIN]), "abandoned": True},
+        document([], start_totals=[21, 21]),  # starts tied
+        long_match(40),
+    ]
+
+
+def stored(match: Match) -> dict[str, Any]:
+    """Every number a match's scoreboard shows, as stored."""
+    match.refresh_from_db()
+    return {
+        "match": (
+            match.status,
+            match.winner_position,
+            match.outcome_kind,
+            match.outcome_category,
+            match.hand_count,
+            match.finished_at is None,
+            match.first_dealer_seat,
+        ),
+        "sides": list(match.sides.order_by("position").values_list("start_total", "total")),
+        "hands": list(match.hands.order_by("number").values_list("number", "dealer_seat")),
+        "tallies": list(
+            Tally.objects.filter(hand__match=match)
+            .order_by("hand__number", "side__position")
+            .values_list(*services.DERIVED_TALLY_FIELDS)
+        ),
+    }
+
+
+def test_imported_matches_store_what_rescore_would(user):
+    result = import_text(user, json.dumps(varied_documents()))
+    assert len(result.matches) == 12
+    imported = [stored(match) for match in result.matches]
+    ratings = list(Player.objects.filter(owner=user).values_list("name", "rating", "rated_matches"))
+    assert [row["match"][0] for row in imported] == [
+        "won",
+        "tied",
+        "won",
+        "playing",
+        "won",
+        "won",
+        "playing",
+        "playing",
+        "playing",
+        "abandoned",
+        "tied",
+        "playing",
+    ]
+    for match in result.matches:
+        services.rescore(match)
+    assert [stored(match) for match in result.matches] == imported
+    trend = rating_rows()
+    services.ratings_recompute(owner=user)
+    after = list(Player.objects.filter(owner=user).values_list("name", "rating", "rated_matches"))
+    assert after == ratings
+    assert sum(rated for _name, _rating, rated in after) > 0
+    assert rating_rows() == trend
+
+
+def rating_rows() -> list[tuple[Any, ...]]:
+    from scoring.models import PlayerRating
+
+    return list(
+        PlayerRating.objects.order_by("pk").values_list("player__name", "match_id", "mu", "sigma")
+    )
+
+
+def test_imported_wins_are_rated_after_the_owners_earlier_ones(user, players):
+    ana, ben, _cy, _dee = players
+    earlier = services.match_start(owner=user, variant="casino", sides=[[ana], [ben]], target=11)
+    services.hand_record(match=earlier, number=1, tallies=FIRST_11)
+    import_text(
+        user, json.dumps([document([PLAIN, ALL_11]), document([ALL_11], players=[["Ben"], ["Cy"]])])
+    )
+    ratings = list(Player.objects.filter(owner=user).values_list("name", "rating", "rated_matches"))
+    trend = rating_rows()
+    assert [match for _name, match, _mu, _sigma in trend][:2] == [earlier.pk, earlier.pk]
+    services.ratings_recompute(owner=user)
+    assert rating_rows() == trend
+    after = list(Player.objects.filter(owner=user).values_list("name", "rating", "rated_matches"))
+    assert after == ratings
+
+
+def statistics() -> dict[str, list[str]]:
+    """Every row of the player statistics, without the ids a rebuild renumbers."""
+    from scoring.models import PlayerMatchStat, PlayerPairStat, PlayerRecordStat, PlayerStat
+
+    models = (PlayerMatchStat, PlayerStat, PlayerRecordStat, PlayerPairStat)
+    return {
+        model.__name__: sorted(
+            repr({k: v for k, v in row.items() if k != "id"}) for row in model.objects.values()
+        )
+        for model in models
+    }
+
+
+def test_imported_matches_count_in_the_player_statistics(user):
+    from scoring import stats
+
+    import_text(user, json.dumps(varied_documents()))
+    imported = statistics()
+    assert imported["PlayerMatchStat"]
+    stats.player_summaries_rebuild(user)
+    assert statistics() == imported
+
+
+def test_import_writes_in_bulk_not_match_by_match(user):
+    def queries_for(count: int) -> int:
+        docs = varied_documents()[:1] * count  # won matches: ratings are written too
+        with CaptureQueriesContext(connection) as queries:
+            import_text(user, json.dumps(docs))
+        return len(queries)
+
+    few, many = queries_for(2), queries_for(20)
+    assert many <= few + 3, (few, many)
+
+
+def test_import_limits_are_checked_before_any_database_work(user, django_assert_num_queries):
+    minimal = {k: v for k, v in document().items() if k != "hands"}
+    before = snapshot()
+    with django_assert_num_queries(0), pytest.raises(transfer.ImportRefused) as refused:
+        import_text(user, json.dumps([minimal] * (transfer.MAX_IMPORT_MATCHES + 1)))
+    assert refused.value.messages == [
+        f"one import takes at most {transfer.MAX_IMPORT_MATCHES} matches, "
+        f"not {transfer.MAX_IMPORT_MATCHES + 1}"
+    ]
+    with django_assert_num_queries(0), pytest.raises(transfer.ImportRefused) as refused:
+        import_text(user, json.dumps([document(), long_match(1001)]))
+    assert refused.value.messages == ["match 2: a match has at most 1000 hands, not 1001"]
+    assert snapshot() == before
+
+
+def test_import_limits_hands_per_file(user, monkeypatch):
+    monkeypatch.setattr(transfer, "MAX_IMPORT_HANDS", 50)
+    with pytest.raises(transfer.ImportRefused) as refused:
+        import_text(user, json.dumps([long_match(30), long_match(21)]))
+    assert refused.value.messages == ["one import takes at most 50 hands, not 51"]
+    assert len(import_text(user, json.dumps([long_match(30), long_match(20)])).matches) == 2
+
+
+def test_the_limits_are_the_documented_ones():
+    text = (Path(__file__).resolve().parents[1] / "docs" / "MATCH_FORMAT.md").read_text()
+    assert f"{transfer.MAX_IMPORT_MATCHES:,} matches" in text
+    assert f"{transfer.MAX_IMPORT_HANDS:,} hands" in text
+    assert f"{transfer.matchdoc.MAX_HANDS:,} hands" in text
+    assert "2 MB" in text and transfer.MAX_IMPORT_BYTES == 2 * 1024 * 1024
+
+
+def test_a_match_of_1000_hands_imports_and_exports(user, other_user):
+    before = timezone.now()
+    (match,) = import_text(user, json.dumps(long_match(1000))).matches
+    assert match.hand_count == 1000
+    first = match.hands.get(number=1)
+    assert before <= first.created_at <= first.updated_at <= timezone.now()
+    assert list(match.hands.order_by("-number").values_list("number", flat=True)[:2]) == [
+        1000,
+        999,
+    ]
+    exported = transfer.export_json(transfer.match_documents(user))
+    assert len(exported[0]["hands"]) == 1000
+    transfer.matches_import(owner=other_user, text=json.dumps(exported))
+    assert transfer.export_json(transfer.match_documents(other_user)) == exported
+
+
+def test_abandoned_and_first_dealer_survive_export_and_import(user, other_user, players):
+    ana, ben, cy, dee = players
+    stopped = services.match_start(
+        owner=user, variant="royal", sides=[[ana], [ben]], first_dealer_seat=1
+    )
+    services.hand_record(match=stopped, number=1, tallies=FIRST_8)
+    services.match_abandon(match=stopped)
+    partners = services.match_start(
+        owner=user, variant="dominican", sides=[[ana, cy], [ben, dee]], first_dealer_seat=2
+    )
+    services.hand_record(match=partners, number=1, tallies=FIRST_8)
+    services.hand_record(match=partners, number=2, tallies=SECOND_8)
+
+    exported = transfer.export_json(transfer.match_documents(user))
+    assert [(d["abandoned"], d["first_dealer"]) for d in exported] == [(True, 1), (False, 2)]
+    first, second = transfer.matches_import(owner=other_user, text=json.dumps(exported)).matches
+    assert (first.status, first.first_dealer_seat) == (Match.Status.ABANDONED, 1)
+    assert first.finished_at is not None and first.winner_position is None
+    assert (second.status, second.first_dealer_seat) == (Match.Status.PLAYING, 2)
+    assert list(second.hands.order_by("number").values_list("dealer_seat", flat=True)) == list(
+        partners.hands.order_by("number").values_list("dealer_seat", flat=True)
+    )
+    assert transfer.export_json(transfer.match_documents(other_user)) == exported
+
+
+def test_a_match_starting_tied_imports_as_tied(user):
+    (match,) = import_text(user, json.dumps(document([], start_totals=[21, 21]))).matches
+    assert match.status == Match.Status.TIED
+    before = snapshot()
+    with pytest.raises(transfer.ImportRefused) as refused:
+        import_text(user, json.dumps(document([], start_totals=[21, 20])))
+    assert refused.value.messages == [
+        "start_totals: side 1 alone holds the top total, 21, at or past the target (21): "
+        "that game is already won"
+    ]
+    assert snapshot() == before
+
+
+def test_input_that_used_to_crash_the_import_is_refused(user):
+    from test_matchdoc import CRASHES
+
+    before = snapshot()
+    for _name, text, lines in CRASHES:
+        with pytest.raises(transfer.ImportRefused) as refused:
+            import_text(user, text)
+        assert refused.value.messages == lines
+    assert snapshot() == before

@@ -1,13 +1,17 @@
+import html
 import re
+from datetime import timedelta
+from urllib.parse import urlencode
 
 import pytest
 from django.core.management import call_command
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
+from django.utils import timezone
 from helpers import FIRST_11
 
-from scoring import demo, selectors, services
+from scoring import demo, selectors, services, stats
 from scoring.models import Match, Player
 
 pytestmark = pytest.mark.django_db
@@ -170,3 +174,110 @@ def test_leaderboard_with_nobody_rated_lists_everyone_as_not_rated_yet(user_clie
     ranked, waiting = _leaderboard_sections(body)
     assert ranked == [] and "<table" not in body
     assert waiting == ["Ana", "Ben", "Cy", "Dee"]
+
+
+# --- history pages by keyset: "Load more" carries where the page ended ---------------------------
+
+LIST = reverse("scoring:match-list")
+
+
+def _history(user, players, count=47):
+    """`count` matches, some created at the same instant (the pk tells them apart), a few
+    abandoned; their statistics rows refreshed (the player filter reads them)."""
+    ana, ben, cy, dee = players
+    tables = [[[ana], [ben]], [[cy], [dee]], [[ana, cy], [ben, dee]], [[ben], [cy]]]
+    matches = [
+        services.match_start(owner=user, variant=("casino", "royal")[i % 2], sides=tables[i % 4])
+        for i in range(count)
+    ]
+    start = timezone.now() - timedelta(days=count)
+    for index, match in enumerate(matches):
+        Match.objects.filter(pk=match.pk).update(created_at=start + timedelta(days=index // 3))
+    for match in matches[::5]:
+        services.match_abandon(match=match)
+    stats.player_summaries_refresh(matches)
+    return matches
+
+
+def _walk(client, query="", htmx=False):
+    """Follow "Load more" from the first page to the last: the matches listed, in order, and
+    the number of pages."""
+    url, listed, pages = f"{LIST}?{query}", [], 0
+    while url:
+        body = client.get(url, headers=HX if htmx and pages else {}).content.decode()
+        rows = body.split('id="match-rows">', 1)[-1].split("</ul>", 1)[0]
+        listed += [int(pk) for pk in re.findall(r'<li>\s*<a href="/matches/(\d+)/', rows)]
+        more = re.search(r'<li class="load-more".*?(?:hx-get|href)="([^"]+)"', rows, re.S)
+        if htmx and more:
+            more = re.search(r'hx-get="([^"]+)"', rows)
+        pages += 1
+        if more:
+            link = html.unescape(more.group(1))
+            url = link if link.startswith("/") else f"{LIST}{link}"
+        else:
+            url = None
+    return listed, pages
+
+
+def test_load_more_walks_every_match_once_newest_first(user_client, user, players):
+    _history(user, players)
+    newest_first = list(
+        Match.objects.filter(owner=user).order_by("-created_at", "-pk").values_list("pk", flat=True)
+    )
+    assert _walk(user_client) == (newest_first, 3)
+    assert _walk(user_client, htmx=True) == (newest_first, 3)
+
+
+@pytest.mark.parametrize(
+    "filters",
+    [
+        {"player": 0},
+        {"player": 2, "variant": "royal"},
+        {"status": "abandoned"},
+        {"variant": "casino"},
+    ],
+)
+def test_load_more_keeps_the_filters(user_client, user, players, filters):
+    _history(user, players)
+    query = {**filters}
+    expected = Match.objects.filter(owner=user)
+    if "player" in filters:
+        query["player"] = players[filters["player"]].pk
+        expected = expected.filter(seats__player=players[filters["player"]])
+    expected = expected.filter(**{k: v for k, v in filters.items() if k != "player"})
+    newest_first = list(expected.order_by("-created_at", "-pk").values_list("pk", flat=True))
+    listed, pages = _walk(user_client, urlencode(query))
+    assert listed == newest_first and pages == max(1, -(-len(newest_first) // 20))
+
+
+def test_load_more_link_names_the_last_match_shown(user_client, user, players):
+    _history(user, players, count=25)
+    body = user_client.get(LIST).content.decode()
+    twentieth = Match.objects.filter(owner=user).order_by("-created_at", "-pk")[19]
+    cursor = selectors.history_cursor(twentieth.created_at, twentieth.pk)
+    assert f"page=2&amp;after={cursor}" in body
+    more = user_client.get(LIST, {"page": 2, "after": cursor}, headers=HX).content.decode()
+    assert more.count('class="variant"') == 5 and "Load more" not in more
+
+
+def test_old_and_spoilt_page_links_still_show_a_page(user_client, user, players):
+    _history(user, players, count=25)
+    first = user_client.get(LIST).content.decode()
+    for params in ({"page": 99}, {"after": "x_y"}, {"after": "99999999999999999999999_1"}):
+        body = user_client.get(LIST, params).content.decode()
+        assert body.count('class="variant"') == 20, params
+        assert re.findall(r"/matches/\d+/", body) == re.findall(r"/matches/\d+/", first)
+
+
+def test_a_deep_page_costs_what_the_first_page_costs(user_client, user, players):
+    _history(user, players)
+    cursor = ""
+    for _ in range(2):
+        cursor = selectors.match_history(user, after=cursor).next_cursor
+    user_client.get(LIST)  # the session's first request saves it
+    with CaptureQueriesContext(connection) as first:
+        user_client.get(LIST)
+    with CaptureQueriesContext(connection) as deep:
+        assert user_client.get(LIST, {"page": 3, "after": cursor}).status_code == 200
+    assert len(deep) == len(first)
+    assert not any("OFFSET" in query["sql"].upper() for query in deep.captured_queries)

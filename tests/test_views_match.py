@@ -4,7 +4,7 @@ import pytest
 from django.urls import reverse
 from helpers import FIRST_8, FIRST_11
 
-from scoring import services
+from scoring import selectors, services
 from scoring.models import Hand, Match
 
 pytestmark = pytest.mark.django_db
@@ -62,12 +62,54 @@ def test_plain_post_records_hand_with_second_side_filled_from_the_deck(user_clie
     assert (second.cards, second.spades, second.little_casino, second.aces) == (25, 6, True, "CHD")
 
 
-def test_htmx_post_returns_fresh_board_with_next_hand(user_client, casino_match):
+def test_htmx_post_returns_a_fresh_form_and_what_the_hand_changed(user_client, casino_match):
     response = user_client.post(_url("hand-create", casino_match), TYPICAL, headers=HX)
     body = response.content.decode()
-    assert response.status_code == 200 and '<div id="board"' in body
-    assert 'name="number" value="2"' in body
+    assert response.status_code == 200 and '<div id="board"' not in body
+    assert body.lstrip().startswith('<section class="entry" id="entry"')
+    assert 'name="number" value="2"' in body and 'value="27"' not in body
+    assert re.search(r'id="board-status" hx-swap-oob="true"', body) and 'data-total="0">7<' in body
+    assert re.search(r'id="turn"[^>]*hx-swap-oob="true"', body)
     assert "Deals:</span> <strong>Ben</strong>" in body
+    assert re.search(r'id="sheet" hx-swap-oob="true"', body) and "Hand 1" in body
+    assert re.search(r'id="board-poll"[^>]*hx-swap-oob="true"', body)
+
+
+def test_a_later_hand_appends_its_row_instead_of_sending_the_sheet(user_client, casino_match):
+    services.hand_record(match=casino_match, number=1, tallies=FIRST_8)
+    data = {**TYPICAL, "number": "2"}
+    body = user_client.post(_url("hand-create", casino_match), data, headers=HX).content.decode()
+    assert '<ol hx-swap-oob="beforeend:#hands">' in body and "Hand 2" in body
+    assert 'id="sheet"' not in body and "Hand 1<" not in body
+
+
+def test_a_hand_that_ends_the_match_replaces_the_whole_board(user_client, casino_match):
+    services.hand_record(match=casino_match, number=1, tallies=FIRST_11)
+    data = {**TYPICAL, "number": "2", "cards_0": "30", "spades_0": "9"}
+    data.update({"card_2S": "0", "card_AC": "0", "card_AH": "0", "card_AD": "0"})
+    response = user_client.post(_url("hand-create", casino_match), data, headers=HX)
+    assert response["HX-Retarget"] == "#board"
+    assert response.content.decode().lstrip().startswith('<div id="board"')
+
+
+def test_the_board_shows_the_latest_hands_and_links_the_rest(user_client, user, players):
+    match = services.match_start(
+        owner=user, variant="casino", sides=[[players[0]], [players[1]]], target=500
+    )
+    for number in range(1, 13):
+        services.hand_record(match=match, number=number, tallies=FIRST_8)
+    body = user_client.get(_url("match", match)).content.decode()
+    earlier = 12 - selectors.BOARD_HANDS
+    assert f"{earlier} earlier hands are on the full score sheet." in body
+    assert f"Hand {earlier + 1}<" in body and "Hand 12<" in body
+    assert f"Hand {earlier}<" not in body
+    assert _url("match-sheet", match) in body
+    assert "Points in hand" not in body  # breakdowns come when a hand is opened
+    detail = user_client.get(_url("hand", match, 3), headers=HX).content.decode()
+    assert "Points in hand 3" in detail and "<html" not in detail
+    page = user_client.get(_url("hand", match, 3)).content.decode()
+    assert "Points in hand 3" in page and "<html" in page
+    assert user_client.get(_url("hand", match, 13)).status_code == 404
 
 
 def test_hand_that_does_not_add_up_keeps_values_and_says_what_is_off(user_client, casino_match):

@@ -87,4 +87,4 @@ def test_first_dealer_must_sit_at_the_table(user_client):
 
 def test_start_total_must_be_below_target(user_client):
     response = user_client.post(URL, _setup(start_0="21"))
-    assert "A start total must be below the target (21)." in response.content.decode()
+    assert "This side alone is at or past the target (21)" in response.content.decode()

@@ -215,3 +215,62 @@ def test_web_round_trip_into_an_empty_account(client, user_client, played, other
     client.force_login(other_user)
     client.post(IMPORT, {"file": upload(exported)})
     assert json.loads(client.get(_url("export-all")).content) == json.loads(exported)
+
+
+# --- input that used to be a server error, and long matches --------------------------------------
+
+
+def test_upload_that_used_to_be_a_server_error_is_refused_with_its_message(user_client):
+    from django.utils.html import escape
+    from test_matchdoc import CRASHES
+
+    before = snapshot()
+    for name, text, lines in CRASHES:
+        response = user_client.post(IMPORT, {"file": upload(text)})
+        body = response.content.decode()
+        assert response.status_code in (200, 400), name
+        assert "Nothing was imported." in body, name
+        for line in lines:
+            assert escape(line) in body, (name, line)
+    assert snapshot() == before
+
+
+def test_hand_numbers_above_999_work_on_the_scoreboard(user_client, user):
+    # 999 level hands (difference scoring: nobody is credited), then hand 1000 from the web.
+    level = [tally(26, 6, big=True, aces="SC"), tally(26, 7, little=True, aces="HD")]
+    doc = document([level] * 999)
+    doc["rules"]["scoring"] = "difference"
+    user_client.post(IMPORT, {"file": upload(doc)})
+    match = Match.objects.get(owner=user)
+    assert match.hand_count == 999
+    post = {
+        "number": "1000",
+        "cards_0": "29",
+        "spades_0": "8",
+        "card_10D": "0",
+        "card_AS": "0",
+        "card_AH": "0",
+    }
+    response = user_client.post(_url("hand-create", match.pk), post)
+    assert response.status_code == 302, response.content.decode()
+    match.refresh_from_db()
+    assert match.hand_count == 1000
+    assert list(match.sides.order_by("position").values_list("total", flat=True)) == [5, 0]
+    # Hand 1000 can be corrected too.
+    response = user_client.get(_url("hand-edit", match.pk, 1000))
+    assert response.status_code == 200
+    edit = {**post, "card_AH": "1"}
+    response = user_client.post(_url("hand-edit", match.pk, 1000), edit)
+    assert response.status_code == 302, response.content.decode()
+    match.refresh_from_db()
+    assert list(match.sides.order_by("position").values_list("total", flat=True)) == [3, 0]
+    # Hand 1001 is past the most a match can hold.
+    post["number"] = "1001"
+    response = user_client.post(_url("hand-create", match.pk), post)
+    assert response.status_code in (200, 400)
+    assert "less than or equal to 1000" in str(response.context["form"].errors["number"])
+    assert Match.objects.get(pk=match.pk).hand_count == 1000
+    # The scoreboard says the match is full instead of offering a form that cannot be saved.
+    body = user_client.get(_url("match", match.pk)).content.decode()
+    assert "This match holds 1000 hands, the most one match can" in body
+    assert 'name="cards_0"' not in body

@@ -22,8 +22,17 @@ from scoring.views.common import HtmxHttpRequest, partial_template
 def match_list(request: HtmxHttpRequest) -> HttpResponse:
     form = HistoryFilterForm(request.GET or None, owner=request.user)
     filters = form.filters() if form.is_valid() else {}
-    page, rows = selectors.match_history(request.user, page=request.GET.get("page", 1), **filters)
-    context = {"form": form, "page": page, "rows": rows, "query": form.query_without_page()}
+    page = selectors.match_history(
+        request.user,
+        after=request.GET.get("after", ""),
+        page=request.GET.get("page", 1),
+        **filters,
+    )
+    # "Load more" carries the filters, the next page's number and where this page ended.
+    query = request.GET.copy()
+    for name in ("page", "after"):
+        query.pop(name, None)
+    context = {"form": form, "page": page, "rows": page.rows, "query": query.urlencode()}
     return render(request, partial_template(request, "scoring/match_list.html", "rows"), context)
 
 
@@ -31,7 +40,7 @@ def match_list(request: HtmxHttpRequest) -> HttpResponse:
 @require_safe
 def match_sheet(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     match = selectors.match_for_owner(request.user, pk)
-    board = selectors.match_board(match)
+    board = selectors.match_board(match, latest=None)
     chart = charts.running_totals_chart(board.side_names, board.running_totals, match.target)
     return render(
         request, "scoring/match_sheet.html", {"match": match, "board": board, "chart": chart}

@@ -18,6 +18,7 @@ from django.views.decorators.vary import vary_on_headers
 
 from scoring import selectors, services
 from scoring.forms import HandForm, MatchForm, PlayerForm, SignupForm
+from scoring.matchdoc import MAX_HANDS
 from scoring.models import Match
 from scoring.once import once_per_form
 from scoring.views.common import HtmxHttpRequest, partial_template
@@ -98,7 +99,9 @@ def _start_match(request: HtmxHttpRequest, data: dict[str, Any]) -> Match:
 
 def _board_context(match: Match, form: HandForm | None = None, **extra: Any) -> dict[str, Any]:
     board = selectors.match_board(match)
-    if form is None and match.is_open:
+    if form is None and match.is_open and match.hand_count >= MAX_HANDS:
+        extra.setdefault("moved_note", services.match_full_message())
+    elif form is None and match.is_open:
         form = HandForm(side_names=board.side_names, initial={"number": match.hand_count + 1})
     return {"board": board, "match": match, "form": form, **extra}
 
@@ -136,14 +139,13 @@ def reswap(response: HttpResponse, target: str, swap: str) -> HttpResponse:
 def hand_create(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     match = selectors.match_for_owner(request.user, pk)
     names = services.side_names(match)
-    template = partial_template(request, MATCH_TEMPLATE, "board")
     step = HandForm.parse_step(request.POST.get("step", ""), len(names))
     if step is not None:  # a sweep stepper without JavaScript: count it, save nothing
         form = HandForm.redrawn(request.POST, side_names=names, step=step)
-        return render(request, template, _board_context(match, form))
+        return _hand_answer(request, match, form)
     form = HandForm(request.POST, side_names=names)
     if request.POST.get("preview"):  # "Check points" without JavaScript
-        return render(request, template, _board_context(match, form, **_preview(match, form)))
+        return _hand_answer(request, match, form, **_preview(match, form))
     status = 400  # the form says what is wrong
     if form.is_valid():
         try:
@@ -151,7 +153,7 @@ def hand_create(request: HtmxHttpRequest, pk: int) -> HttpResponse:
                 match=match, number=form.cleaned_data["number"], tallies=form.tallies
             )
         except services.HandNumberTaken as taken:
-            return _hand_moved(request, match, template, taken)
+            return _hand_moved(request, match, taken)
         except ValidationError as error:
             form.add_error(None, error)
         except DatabaseError:
@@ -163,30 +165,52 @@ def hand_create(request: HtmxHttpRequest, pk: int) -> HttpResponse:
             if not request.htmx:
                 return redirect(match)
             match.refresh_from_db()
-            return render(request, template, _board_context(match, saved=True))
+            return _hand_answer(request, match, changed=True, saved=True)
     match.refresh_from_db()
-    return render(request, template, _board_context(match, form), status=status)
+    return _hand_answer(request, match, form, status=status)
+
+
+def _hand_answer(
+    request: HtmxHttpRequest,
+    match: Match,
+    form: HandForm | None = None,
+    *,
+    status: int = 200,
+    changed: bool = False,
+    **extra: Any,
+) -> HttpResponse:
+    """The page after a hand was posted. With htmx: the entry (a fresh form, or the form with
+    what to fix) and, when the hand changed the match, its totals, turn and sheet out of band;
+    the whole board when the match just ended. Without: the whole page."""
+    context = _board_context(match, form, changed=changed, **extra)
+    template = partial_template(request, MATCH_TEMPLATE, "hand-answer")
+    if template == MATCH_TEMPLATE:
+        return render(request, template, context, status=status)
+    if changed and not match.is_open:
+        response = render(request, f"{MATCH_TEMPLATE}#board", context, status=status)
+        return reswap(response, "#board", "outerHTML")
+    return render(request, template, context, status=status)
 
 
 def _hand_moved(
-    request: HtmxHttpRequest, match: Match, template: str, taken: services.HandNumberTaken
+    request: HtmxHttpRequest, match: Match, taken: services.HandNumberTaken
 ) -> HttpResponse:
     """The hand's number was taken meanwhile: show the board as it is now, with the counts typed
     here moved to the next hand, to check and save again (or to see that the match is over)."""
     match.refresh_from_db()
-    context = _board_context(match)
+    form = None
     if taken.next_number is not None:
-        context["form"] = HandForm.redrawn(
-            request.POST, side_names=context["board"].side_names, number=taken.next_number
+        form = HandForm.redrawn(
+            request.POST, side_names=services.side_names(match), number=taken.next_number
         )
-        context["moved_note"] = _(
+        note = _(
             "Hand %(number)d was saved from another screen; your counts are now hand %(next)d."
         ) % {"number": taken.number, "next": taken.next_number}
     else:
-        context["moved_note"] = _(
-            "Hand %(number)d was saved from another screen, and the match is over."
-        ) % {"number": taken.number}
-    return render(request, template, context, status=409)
+        note = _("Hand %(number)d was saved from another screen, and the match is over.") % {
+            "number": taken.number
+        }
+    return _hand_answer(request, match, form, status=409, changed=True, moved_note=note)
 
 
 @login_required
@@ -216,6 +240,22 @@ def _preview(match: Match, form: HandForm) -> dict[str, Any]:
             )
         ]
     return {"preview_rows": rows, "after_win": after_win, "preview_errors": []}
+
+
+@login_required
+@require_safe
+@vary_on_headers("HX-Request")
+def hand_detail(request: HtmxHttpRequest, pk: int, number: int) -> HttpResponse:
+    """One hand's points by category: a page, or (htmx) the breakdown opened in the sheet."""
+    match = selectors.match_for_owner(request.user, pk)
+    context = {
+        "match": match,
+        "row": selectors.hand_row(match, number),
+        "side_names": services.side_names(match),
+    }
+    return render(
+        request, partial_template(request, "scoring/hand_detail.html", "breakdown"), context
+    )
 
 
 @login_required

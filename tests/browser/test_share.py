@@ -60,8 +60,9 @@ def test_shared_board_shows_a_new_hand_without_reloading(
     assert set(methods) == {"GET"}
     assert errors == []  # nothing refused by the Content-Security-Policy, no failed poll
 
-    # Stopping the share: the link is dead for anyone who opens it now.
-    owner.click("#share-panel summary")
+    # Stopping the share: the link is dead for anyone who opens it now. (Saving a hand left the
+    # panel as it was: open.)
+    expect(owner.locator("#share-panel details")).to_have_attribute("open", "")
     owner.once("dialog", lambda dialog: dialog.accept())
     owner.get_by_role("button", name="Stop sharing").click()
     expect(owner.get_by_role("button", name="Create a share link")).to_be_visible()

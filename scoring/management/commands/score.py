@@ -21,12 +21,14 @@ class Command(BaseCommand):
         path = options["file"]
         text = read_text(self, path)
         try:
-            docs, is_list = matchdoc.load_document(text)
+            raw = matchdoc.parse_json(text)
+            docs, is_list = matchdoc.read_documents(raw)
         except matchdoc.DocumentError as error:
             for problem in error.problems:
                 self.stderr.write(problem.describe(gettext))
             sys.exit(2)
-        raw = json.loads(text)
+        # The document comes back as it was given, with `result` (the only part that is not
+        # checked, so the only part that could hold anything) replaced.
         originals = raw if is_list else [raw]
         for original, doc in zip(originals, docs, strict=True):
             original["result"] = matchdoc.result_json(matchdoc.score_doc(doc))

@@ -10,7 +10,10 @@ from scoring import demo
 
 
 class Command(BaseCommand):
-    help = "Play N random (valid) matches for USERNAME through the real services."
+    help = (
+        "Add N random (valid) matches for USERNAME, written in bulk exactly as recording them "
+        "hand by hand would store them."
+    )
 
     def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("--matches", type=int, default=50)

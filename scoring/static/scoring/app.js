@@ -151,9 +151,10 @@
     requestWakeLock();
     var form = document.querySelector("[data-hand-form]");
     if (form) fillDerived(form);
-    if (event.detail.target && event.detail.target.id === "board") restoreDrafts();
+    var swapped = event.detail.target && event.detail.target.id;
+    if (swapped === "board" || swapped === "entry") restoreDrafts();
     // After a saved hand the fresh form starts at the first side's cards.
-    if (event.detail.target && event.detail.target.id === "board") {
+    if (document.querySelector("[data-hand-saved]") && (swapped === "board" || swapped === "entry")) {
       var first = document.querySelector("[data-hand-form] [autofocus]");
       if (first) first.focus();
     }

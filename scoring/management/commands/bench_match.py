@@ -1,0 +1,173 @@
+"""`manage.py bench_match`: what one hand costs as a match grows, and what an edit costs.
+
+Plays a long match (a target nobody reaches) through the hand-entry view with htmx, as a phone
+does, and prints, as ratios against floors measured in the same run:
+- the time to save a hand around hand 5, 100 and 400 (against hand 5);
+- the scoreboard at 400 hands (against the signed-in home page);
+- the bytes a save swaps in at 100 hands;
+- editing a hand of the latest finished match with `--history` finished matches behind it
+  (against a plain save).
+Run it on a database of its own (make bench-match): it adds users and matches.
+"""
+
+from __future__ import annotations
+
+import random
+import statistics
+import time
+from collections.abc import Callable
+from typing import Any
+
+from django.contrib.auth import get_user_model
+from django.core.management.base import BaseCommand, CommandParser
+from django.test import Client
+from django.urls import reverse
+
+from scoring import demo, rules, services
+from scoring.forms import SPECIAL_CARDS
+from scoring.models import Match
+
+HX = {"HX-Request": "true"}
+CARD_HELD = {
+    "10D": lambda t: t.big_casino,
+    "2S": lambda t: t.little_casino,
+    "AS": lambda t: "S" in t.aces,
+    "AC": lambda t: "C" in t.aces,
+    "AH": lambda t: "H" in t.aces,
+    "AD": lambda t: "D" in t.aces,
+}
+
+
+def hand_post(number: int, tallies: list[rules.Tally]) -> dict[str, str]:
+    """The hand form as a phone fills it in for these tallies."""
+    data = {"number": str(number)}
+    for position, tally in enumerate(tallies):
+        data[f"cards_{position}"] = str(tally.cards)
+        data[f"spades_{position}"] = str(tally.spades)
+        data[f"sweeps_{position}"] = str(tally.sweeps)
+    for card in SPECIAL_CARDS:
+        holder = next(p for p, t in enumerate(tallies) if CARD_HELD[card](t))
+        data[f"card_{card}"] = str(holder)
+    return data
+
+
+def timed(call: Callable[[], Any]) -> tuple[float, Any]:
+    began = time.perf_counter()
+    result = call()
+    return time.perf_counter() - began, result
+
+
+class Command(BaseCommand):
+    help = "Time hand saves, the scoreboard and hand edits as a match and a history grow."
+
+    def add_arguments(self, parser: CommandParser) -> None:
+        parser.add_argument("--hands", type=int, default=410)
+        parser.add_argument("--history", type=int, default=2000)
+        parser.add_argument("--repeat", type=int, default=9)
+
+    def handle(self, *args: Any, **options: Any) -> None:
+        self.rng = random.Random(1)
+        self.repeat = options["repeat"]
+        self.user = get_user_model().objects.create_user(username=f"bench-match-{time.time_ns()}")
+        self.client = Client()
+        self.client.force_login(self.user)
+        self.client.get(reverse("scoring:home"))  # the session learns the account's language
+        self.players = [services.player_create(owner=self.user, name=n) for n in ("Ana", "Ben")]
+        self.reference: Match | None = None
+        out = self.stdout.write
+        out("Each figure is a median, its floor measured alternately with it in the same run.")
+
+        long = self._new_match()
+        out("\nsaving a hand (htmx) in a long match, against saving hand ~5 of a short one:")
+        swapped: dict[int, list[int]] = {}
+        for checkpoint in (5, 100, 400):
+            if checkpoint + self.repeat > options["hands"]:
+                break
+            while Match.objects.get(pk=long.pk).hand_count < checkpoint - 1:
+                self._save(long)
+            pairs = [(self._save(long), self._save(self._short())) for _ in range(self.repeat)]
+            seconds = statistics.median(mine[0] for mine, _ in pairs)
+            floor = statistics.median(short[0] for _, short in pairs)
+            swapped[checkpoint] = [mine[1] for mine, _ in pairs]
+            out(
+                f"  hand ~{checkpoint:<4} {seconds * 1000:7.1f} ms  {seconds / floor:5.2f}x "
+                f"(floor {floor * 1000:.1f} ms; goal <= 1.5x)"
+            )
+        if 100 in swapped:
+            size = statistics.median(swapped[100])
+            out(f"  bytes swapped in by a save at hand ~100: {size / 1000:.1f} KB (goal <= 10 KB)")
+
+        board = reverse("scoring:match", args=[long.pk])
+        home = reverse("scoring:home")
+        pairs = [
+            (timed(lambda: self.client.get(board))[0], timed(lambda: self.client.get(home))[0])
+            for _ in range(self.repeat * 2)
+        ]
+        seconds = statistics.median(a for a, _ in pairs)
+        floor = statistics.median(b for _, b in pairs)
+        hands = Match.objects.get(pk=long.pk).hand_count
+        out(
+            f"\nscoreboard GET at {hands} hands: {seconds * 1000:.1f} ms, "
+            f"{seconds / floor:.2f}x the signed-in home page ({floor * 1000:.1f} ms; goal <= 3x)"
+        )
+        if options["history"]:
+            self._edit(options["history"])
+
+    def _new_match(self) -> Match:
+        return services.match_start(
+            owner=self.user, variant="casino", sides=[[p] for p in self.players], target=1_000_000
+        )
+
+    def _short(self) -> Match:
+        """A match at hand 5 or so: the floor a save is measured against."""
+        if self.reference is None or self.reference.hand_count >= 8:
+            self.reference = self._new_match()
+            while self.reference.hand_count < 3:
+                self._save(self.reference)
+        return self.reference
+
+    def _save(self, match: Match) -> tuple[float, int]:
+        """Post the next hand as a phone does; the seconds taken and the bytes sent back."""
+        match.refresh_from_db(fields=["hand_count"])
+        data = hand_post(match.hand_count + 1, demo.random_hand(self.rng, 2))
+        url = reverse("scoring:hand-create", args=[match.pk])
+        seconds, response = timed(lambda: self.client.post(url, data, headers=HX))
+        if response.status_code != 200:
+            raise SystemExit(f"saving hand {data['number']}: HTTP {response.status_code}")
+        match.hand_count += 1
+        return seconds, len(response.content)
+
+    def _edit(self, history: int) -> None:
+        """Edit a hand of the latest finished match, with a history behind it, against a plain
+        save."""
+        out = self.stdout.write
+        began = time.perf_counter()
+        demo.seed(self.user, history, seed=7)
+        out(
+            f"\n{history} finished matches of history seeded in {time.perf_counter() - began:.0f} s"
+        )
+        latest = (
+            Match.objects.filter(owner=self.user, status=Match.Status.WON)
+            .order_by("-finished_at", "-pk")
+            .first()
+        )
+        if latest is None:
+            return
+        pairs = []
+        for _ in range(self.repeat):
+            number = self.rng.randint(1, latest.hand_count)
+            stored = [t.as_rules_tally() for t in latest.hands.get(number=number).tallies.all()]
+            # Half the time the same counts, otherwise the last two sides swap piles.
+            tallies = stored if self.rng.random() < 0.5 else [*stored[:-2], stored[-1], stored[-2]]
+            url = reverse("scoring:hand-edit", args=[latest.pk, number])
+            data = hand_post(number, tallies)
+            seconds, response = timed(lambda u=url, d=data: self.client.post(u, d))
+            if response.status_code not in (200, 302):
+                raise SystemExit(f"editing hand {number}: HTTP {response.status_code}")
+            pairs.append((seconds, self._save(self._short())[0]))
+        edit = statistics.median(a for a, _ in pairs)
+        save = statistics.median(b for _, b in pairs)
+        out(
+            f"edit a hand of the latest finished match: {edit * 1000:.1f} ms, "
+            f"{edit / save:.2f}x a plain save ({save * 1000:.1f} ms; goal <= 3x)"
+        )

@@ -1,0 +1,43 @@
+"""`manage.py stats_rebuild [--owner USERNAME]`: count the player statistics again from the matches.
+
+The statistics are kept up to date as matches change (scoring/stats.py); this starts over, after
+matches were changed or deleted some other way (the admin, the database directly).
+"""
+
+import sys
+from typing import Any
+
+from django.contrib.auth import get_user_model
+from django.core.management.base import BaseCommand, CommandParser
+from django.utils.translation import gettext, ngettext
+
+from scoring import stats
+from scoring.models import Match
+
+
+class Command(BaseCommand):
+    help = "Count the player statistics (player and head-to-head pages) again from the matches."
+
+    def add_arguments(self, parser: CommandParser) -> None:
+        parser.add_argument("--owner", metavar="USERNAME", help="only this user's players")
+
+    def handle(self, *args: Any, **options: Any) -> None:
+        owner = None
+        if options["owner"] is not None:
+            owner = get_user_model().objects.filter(username=options["owner"]).first()
+            if owner is None:
+                self.stderr.write(
+                    gettext("There is no user called %(name)s.") % {"name": options["owner"]}
+                )
+                sys.exit(2)
+        stats.player_summaries_rebuild(owner)
+        matches = Match.objects.filter(owner=owner) if owner else Match.objects.all()
+        count = matches.count()
+        self.stdout.write(
+            ngettext(
+                "Statistics counted again from %(count)d match.",
+                "Statistics counted again from %(count)d matches.",
+                count,
+            )
+            % {"count": count}
+        )
