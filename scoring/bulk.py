@@ -12,6 +12,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from itertools import islice
+from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
@@ -42,6 +43,9 @@ class NewMatch:
     abandoned: bool = False
     created_at: datetime | None = None
     finished_at: datetime | None = None
+    # The engine's score of these hands, when the caller has already checked and scored them
+    # (an import reads each match that way): it is not worked out twice.
+    score: rules.MatchScore | None = None
 
 
 class BulkRefused(ValueError):
@@ -71,7 +75,7 @@ def matches_create(owner: AbstractBaseUser, new: Iterable[NewMatch]) -> list[int
 
 def _create_chunk(owner: AbstractBaseUser, new: Sequence[NewMatch], offset: int) -> list[Match]:
     now = timezone.now()
-    scores = [_score(spec, offset + index) for index, spec in enumerate(new)]
+    scores = [spec.score or _score(spec, offset + index) for index, spec in enumerate(new)]
     matches = Match.objects.bulk_create(
         _match_row(owner, spec, score, now) for spec, score in zip(new, scores, strict=True)
     )
@@ -109,7 +113,7 @@ def _create_chunk(owner: AbstractBaseUser, new: Sequence[NewMatch], offset: int)
     insert_rows(
         Tally,
         (
-            tally_row(hand, side, tally, breakdown, total)
+            tally_values(hand.pk, side.pk, tally, breakdown, total)
             for match, spec, score in zip(matches, new, scores, strict=True)
             for tallies, hand_score, hand in zip(
                 spec.hands, score.hands, hands_of[match.pk], strict=True
@@ -189,25 +193,32 @@ def _match_row(
     )
 
 
+def tally_values(
+    hand_id: int, side_id: int, tally: rules.Tally, breakdown: rules.Breakdown, total: int
+) -> dict[str, Any]:
+    """A side's counts in a hand and the points `services` derives from them, by column."""
+    return {
+        "hand_id": hand_id,
+        "side_id": side_id,
+        "cards": tally.cards,
+        "spades": tally.spades,
+        "big_casino": tally.big_casino,
+        "little_casino": tally.little_casino,
+        "aces": tally.aces,
+        "sweeps": tally.sweeps,
+        "cards_points": breakdown.cards,
+        "spades_points": breakdown.spades,
+        "big_casino_points": breakdown.big_casino,
+        "little_casino_points": breakdown.little_casino,
+        "aces_points": breakdown.aces,
+        "sweeps_points": breakdown.sweeps,
+        "points": breakdown.points,
+        "total_after": total,
+    }
+
+
 def tally_row(
     hand: Hand, side: Side, tally: rules.Tally, breakdown: rules.Breakdown, total: int
 ) -> Tally:
-    """A side's counts in a hand and the points `services` derives from them."""
-    return Tally(
-        hand=hand,
-        side=side,
-        cards=tally.cards,
-        spades=tally.spades,
-        big_casino=tally.big_casino,
-        little_casino=tally.little_casino,
-        aces=tally.aces,
-        sweeps=tally.sweeps,
-        cards_points=breakdown.cards,
-        spades_points=breakdown.spades,
-        big_casino_points=breakdown.big_casino,
-        little_casino_points=breakdown.little_casino,
-        aces_points=breakdown.aces,
-        sweeps_points=breakdown.sweeps,
-        points=breakdown.points,
-        total_after=total,
-    )
+    """The same as an unsaved Tally (for `bulk_create`, which wants model objects)."""
+    return Tally(**tally_values(hand.pk, side.pk, tally, breakdown, total))

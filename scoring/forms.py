@@ -10,6 +10,8 @@ from django.contrib.auth.forms import UserCreationForm
 from django.core.exceptions import ValidationError
 from django.core.files.uploadedfile import UploadedFile
 from django.template.defaultfilters import filesizeformat
+from django.utils.html import format_html_join
+from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
@@ -19,12 +21,19 @@ from scoring.models import Match, Player, name_key
 MAX_SEATS = 4
 SPECIAL_CARDS = ("10D", "2S", "AS", "AC", "AH", "AD")
 RED_CARDS = {"10D", "AH", "AD"}
+CHECKED = {True: mark_safe(" checked"), False: ""}
 CARD_LABELS = {"10D": "10♦", "2S": "2♠", "AS": "A♠", "AC": "A♣", "AH": "A♥", "AD": "A♦"}
 LAYOUTS = {"2": (2, 1), "3": (3, 1), "4": (4, 1), "teams": (2, 2)}  # (sides, players per side)
 
 
 class SignupForm(UserCreationForm):
-    pass
+    def unique_username_message(self) -> str:
+        """The message the form gives for a username that is taken."""
+        field = self._meta.model._meta.get_field("username")
+        return str(field.error_messages["unique"]) % {
+            "model_name": self._meta.model._meta.verbose_name,
+            "field_label": field.verbose_name,
+        }
 
 
 def readable_text(value: str) -> None:
@@ -381,24 +390,35 @@ class HandForm(forms.Form):
         ]
 
     def card_fields(self) -> list[dict[str, Any]]:
-        """Per special card: its code, symbol, field and one (value, side name, id, checked)
-        choice per side (built here: the scoreboard renders them on every load)."""
+        """Per special card: its code, symbol, field and its radio chips, one per side (built
+        here, not in the template: the scoreboard renders 12 to 24 of them on every load)."""
         rows = []
         for card in SPECIAL_CARDS:
             field = self[f"card_{card}"]
             chosen = field.value()
             chosen = "" if chosen is None else str(chosen)
-            choices = [
-                (str(position), name, f"{field.auto_id}_{position}", str(position) == chosen)
-                for position, name in enumerate(self.side_names)
-            ]
+            chips = format_html_join(
+                "\n",
+                '<label class="chip side-chip" for="{0}_{1}"><input type="radio" name="{2}" '
+                'value="{1}" id="{0}_{1}"{3}> <span>{4}</span></label>',
+                (
+                    (
+                        field.auto_id,
+                        position,
+                        field.html_name,
+                        CHECKED[str(position) == chosen],
+                        name,
+                    )
+                    for position, name in enumerate(self.side_names)
+                ),
+            )
             rows.append(
                 {
                     "code": card,
                     "symbol": CARD_LABELS[card],
                     "red": card in RED_CARDS,
                     "field": field,
-                    "choices": choices,
+                    "chips": chips,
                 }
             )
         return rows

@@ -17,8 +17,9 @@ PLAIN = (models.IntegerField, models.BooleanField, models.CharField, models.Fore
 BATCH = 5000
 
 
-def insert_rows(model: type[models.Model], objs: Iterable[models.Model]) -> int:
-    """INSERT the unsaved objects (every concrete field but an auto pk); returns how many."""
+def insert_rows(model: type[models.Model], objs: Iterable[models.Model | dict[str, Any]]) -> int:
+    """INSERT the unsaved objects, or dicts of their field values by attname (cheaper to make
+    by the hundred thousand), every concrete field but an auto pk; returns how many."""
     fields = [
         field
         for field in model._meta.concrete_fields
@@ -48,8 +49,12 @@ def insert_rows(model: type[models.Model], objs: Iterable[models.Model]) -> int:
     return count
 
 
-def _getter(field: models.Field) -> Callable[[models.Model], Any]:
+def _getter(field: models.Field) -> Callable[[models.Model | dict[str, Any]], Any]:
     name = field.attname
+
+    def value(obj: models.Model | dict[str, Any]) -> Any:
+        return obj[name] if isinstance(obj, dict) else getattr(obj, name)
+
     if isinstance(field, PLAIN):
-        return lambda obj: getattr(obj, name)
-    return lambda obj: field.get_db_prep_save(getattr(obj, name), connection)
+        return value
+    return lambda obj: field.get_db_prep_save(value(obj), connection)

@@ -1,8 +1,9 @@
 """The match JSON format ("casino-score/1", docs/MATCH_FORMAT.md): parse, check and render.
 
 Pure Python like `rules`: the `score`, `export_matches` and `import_matches` commands and the web
-import/export are thin layers over `load_document` (or `parse_json` and `read_documents`),
-`read_match`, `match_json` and `result_json`.
+import/export are thin layers over `load_document` (or `parse_json` and `read_documents`, or
+`score_documents`), `read_match`, `match_json`, `result_json` and `json_chunks` (which writes a
+long list of documents one at a time).
 
 Every problem of a document is reported, not only the first: what cannot be read is named
 (key, match, hand, side), and each hand that could be read is still checked against the deck.
@@ -14,7 +15,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -434,6 +435,11 @@ def read_match(raw: Any, match: int | None = None) -> MatchDoc:
 
     Each hand is checked against the deck, and a hand after the deciding one is refused.
     """
+    return read_scored_match(raw, match)[0]
+
+
+def read_scored_match(raw: Any, match: int | None = None) -> tuple[MatchDoc, rules.MatchScore]:
+    """`read_match`, with the score it computed to check the order of events (scored once)."""
     reader = _Reader(match)
     if not isinstance(raw, dict):
         raise DocumentError([DocProblem("not_match", {}, match)])
@@ -478,7 +484,7 @@ def read_match(raw: Any, match: int | None = None) -> MatchDoc:
         ) from None
     if doc.abandoned and score.status is rules.Status.WON:
         raise DocumentError([DocProblem("abandoned_won", {"number": len(doc.hands)}, match)])
-    return doc
+    return doc, score
 
 
 def check_hands(doc: MatchDoc) -> list[DocProblem]:
@@ -517,15 +523,11 @@ def _hand_count(raw: Any) -> int:
     return len(hands) if isinstance(hands, list) else 0
 
 
-def read_documents(
-    raw: Any, *, max_matches: int | None = None, max_hands: int | None = None
-) -> tuple[list[MatchDoc], bool]:
-    """The matches of a parsed file: one match object or a list of them.
-
-    Returns the matches and whether the file held a list. With `max_matches` or `max_hands`
-    (hands in all the matches together), a file above them is refused before any match is read.
-    Raises DocumentError.
-    """
+def _match_items(
+    raw: Any, max_matches: int | None = None, max_hands: int | None = None
+) -> tuple[list[Any], bool]:
+    """The match objects of a parsed file (one object or a list of them), and whether it held a
+    list; a file above `max_matches` or `max_hands` is refused here, before any match is read."""
     items = raw if isinstance(raw, list) else [raw]
     if isinstance(raw, list) and not raw:
         raise DocumentError([DocProblem("no_matches")])
@@ -537,17 +539,49 @@ def read_documents(
         if hands > max_hands:
             params = {"limit": max_hands, "count": hands}
             raise DocumentError([DocProblem("too_many_hands_in_file", params)])
-    if not isinstance(raw, list):
-        return [read_match(raw)], False
-    docs, problems = [], []
-    for index, item in enumerate(raw):
+    return items, isinstance(raw, list)
+
+
+def _read_items(items: Sequence[Any], is_list: bool) -> Iterator[tuple[MatchDoc, rules.MatchScore]]:
+    """Each match read, checked and scored, in order; raises DocumentError at the end, listing
+    every problem of every match, when any match has one."""
+    if not is_list:
+        yield read_scored_match(items[0])
+        return
+    problems: list[DocProblem] = []
+    for index, item in enumerate(items):
         try:
-            docs.append(read_match(item, index))
+            read = read_scored_match(item, index)
         except DocumentError as error:
             problems.extend(_at_match(p, index) for p in error.problems)
+            continue
+        if not problems:
+            yield read
     if problems:
         raise DocumentError(problems)
-    return docs, True
+
+
+def read_documents(
+    raw: Any, *, max_matches: int | None = None, max_hands: int | None = None
+) -> tuple[list[MatchDoc], bool]:
+    """The matches of a parsed file: one match object or a list of them.
+
+    Returns the matches and whether the file held a list. With `max_matches` or `max_hands`
+    (hands in all the matches together), a file above them is refused before any match is read.
+    Raises DocumentError.
+    """
+    items, is_list = _match_items(raw, max_matches, max_hands)
+    return [doc for doc, _score in _read_items(items, is_list)], is_list
+
+
+def score_documents(raw: Any) -> tuple[list[rules.MatchScore], bool]:
+    """The score of each match of a parsed file (one object or a list of them), and whether it
+    held a list: every match is read, checked and scored once, and only the scores are kept.
+
+    Raises DocumentError listing every problem of the whole file (see `read_documents`).
+    """
+    items, is_list = _match_items(raw)
+    return [score for _doc, score in _read_items(items, is_list)], is_list
 
 
 def load_document(
@@ -555,6 +589,15 @@ def load_document(
 ) -> tuple[list[MatchDoc], bool]:
     """Parse a file's text: one match object or a list of them (see `read_documents`)."""
     return read_documents(parse_json(text), max_matches=max_matches, max_hands=max_hands)
+
+
+def load_scored_documents(
+    text: str, *, max_matches: int | None = None, max_hands: int | None = None
+) -> list[tuple[MatchDoc, rules.MatchScore]]:
+    """Each match of a file's text with the engine's score of it, worked out while checking it
+    (see `read_documents`, whose limits and errors these are)."""
+    items, is_list = _match_items(parse_json(text), max_matches, max_hands)
+    return list(_read_items(items, is_list))
 
 
 def _at_match(problem: DocProblem, index: int | None) -> DocProblem:
@@ -601,8 +644,8 @@ def result_json(score: rules.MatchScore) -> dict[str, Any]:
     }
 
 
-def match_json(doc: MatchDoc) -> dict[str, Any]:
-    """The whole document for a match, `result` included."""
+def match_json(doc: MatchDoc, score: rules.MatchScore | None = None) -> dict[str, Any]:
+    """The whole document for a match, `result` included (from `score`, if it is at hand)."""
     match_rules = doc.rules
     document: dict[str, Any] = {
         "format": FORMAT,
@@ -621,8 +664,42 @@ def match_json(doc: MatchDoc) -> dict[str, Any]:
     }
     if match_rules.variant is rules.Variant.DOMINICAN:
         document["rules"]["twenty_needs"] = str(match_rules.twenty_needs)
-    document["result"] = result_json(score_doc(doc))
+    document["result"] = result_json(score if score is not None else score_doc(doc))
     return document
+
+
+def json_chunks(
+    documents: Iterable[Any], *, as_list: bool = True, indent: int | None = None
+) -> Iterator[str]:
+    """The text of a file of `documents` (a JSON list, or the one document when not `as_list`),
+    one document at a time: what `json.dumps` writes for the whole of it, with `indent` or on one
+    line without spaces, then a newline. Non-ASCII text is written as it is.
+
+    Each document is encoded as soon as it comes, so a long list is never held whole, as
+    documents or as text.
+    """
+    encoder = json.JSONEncoder(
+        ensure_ascii=False,
+        check_circular=False,
+        indent=indent,
+        separators=(",", ":") if indent is None else (",", ": "),
+    )
+    if not as_list:
+        (document,) = documents
+        yield encoder.encode(document) + "\n"
+        return
+    # In a list every line of a document is indented one level more; JSON text holds no line
+    # breaks but the encoder's own (a line break in a string is written \n).
+    newline = "" if indent is None else "\n" + " " * indent
+    separator = "," + newline
+    first = True
+    for document in documents:
+        text = encoder.encode(document)
+        if newline:
+            text = text.replace("\n", newline)
+        yield ("[" + newline if first else separator) + text
+        first = False
+    yield ("[]" if first else "\n]" if newline else "]") + "\n"
 
 
 def score_doc(doc: MatchDoc) -> rules.MatchScore:

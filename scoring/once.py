@@ -68,7 +68,11 @@ def once_per_form(view: Callable[..., HttpResponse]) -> Callable[..., HttpRespon
             except IntegrityError:
                 return _replay(FormSubmission.objects.get(key=key))
             response = view(request, *args, **kwargs)
-            if not response.streaming:
+            if response.status_code >= 400:
+                # Refused (the form says why): nothing was created, so nothing to answer a
+                # resend with; the corrected form comes back with a fresh token anyway.
+                submission.delete()
+            elif not response.streaming:
                 submission.status = response.status_code
                 submission.headers = {h: response[h] for h in REPLAYED_HEADERS if h in response}
                 body = response.content.decode(response.charset or "utf-8", "replace")

@@ -9,9 +9,8 @@ whatever `result` the file claims.
 from __future__ import annotations
 
 import csv
-import io
 import secrets
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 
@@ -24,7 +23,7 @@ from django.shortcuts import get_object_or_404
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from scoring import bulk, matchdoc, selectors, services
+from scoring import bulk, matchdoc, rules, selectors, services
 from scoring.matchdoc import DocumentError, MatchDoc
 from scoring.models import Hand, Match, Player, PlayerRating, Seat, Side, Tally, name_key
 
@@ -99,15 +98,24 @@ def _match_doc(match: Match) -> MatchDoc:
     )
 
 
-def match_documents(
+def iter_match_documents(
     owner: AbstractBaseUser | None, *, pks: Iterable[int] | None = None
-) -> list[MatchDoc]:
+) -> Iterator[MatchDoc]:
     """The owner's matches (everyone's when owner is None) as match documents, oldest first,
-    abandoned ones with their hands and `abandoned` true."""
+    abandoned ones with their hands and `abandoned` true: read from the database in chunks of
+    services.PREFETCH_CHUNK matches (five queries a chunk), one document at a time."""
     matches = _matches_for_export(owner)
     if pks is not None:
         matches = matches.filter(pk__in=list(pks))
-    return [_match_doc(match) for match in matches.iterator(chunk_size=services.PREFETCH_CHUNK)]
+    for match in matches.iterator(chunk_size=services.PREFETCH_CHUNK):
+        yield _match_doc(match)
+
+
+def match_documents(
+    owner: AbstractBaseUser | None, *, pks: Iterable[int] | None = None
+) -> list[MatchDoc]:
+    """`iter_match_documents`, as a list."""
+    return list(iter_match_documents(owner, pks=pks))
 
 
 def export_json(docs: Sequence[MatchDoc], *, as_list: bool = True) -> list | dict:
@@ -117,6 +125,35 @@ def export_json(docs: Sequence[MatchDoc], *, as_list: bool = True) -> list | dic
         return documents
     (document,) = documents
     return document
+
+
+EXPORT_INDENT = 2  # export files are pretty-printed (as they always were: easy to read and diff)
+
+
+def export_chunks(docs: Iterable[MatchDoc], *, as_list: bool = True) -> Iterator[str]:
+    """The text of an export file, a match at a time: the documents with `result` filled in, as
+    a JSON list (or one object for one match), indented, ending with a newline.
+
+    Nothing is held but the match being written: give it `iter_match_documents` and a history of
+    any length is written in the memory of one match.
+    """
+    documents = (matchdoc.match_json(doc) for doc in docs)
+    return matchdoc.json_chunks(documents, as_list=as_list, indent=EXPORT_INDENT)
+
+
+def batched_text(chunks: Iterable[str], size: int = 64 * 1024) -> Iterator[str]:
+    """`chunks` joined into pieces of at least `size` characters (the last one may be shorter),
+    so that a download is sent in a few large writes instead of one per match or row."""
+    pending: list[str] = []
+    length = 0
+    for chunk in chunks:
+        pending.append(chunk)
+        length += len(chunk)
+        if length >= size:
+            yield "".join(pending)
+            pending, length = [], 0
+    if pending:
+        yield "".join(pending)
 
 
 HAND_CSV_COLUMNS = (
@@ -136,48 +173,70 @@ def _csv_text(value: str) -> str:
     return "'" + value if value.startswith(_FORMULA_START) else value
 
 
-def hands_csv(owner: AbstractBaseUser, *, pk: int | None = None) -> str:
-    """Every hand of the owner's matches (or of one) as CSV: one row per side per hand, with the
-    raw counts and the stored points. Column names are the format's keys, so they stay English."""
-    tallies = Tally.objects.filter(hand__match__owner=owner).select_related("hand__match", "side")
-    seats = Seat.objects.filter(match__owner=owner).select_related("player", "side")
+class _Line:
+    """A file for csv.writer that hands back what is written instead of keeping it."""
+
+    def write(self, text: str) -> str:
+        return text
+
+
+def iter_hands_csv(owner: AbstractBaseUser, *, pk: int | None = None) -> Iterator[str]:
+    """Every hand of the owner's matches (or of one) as CSV, a line at a time: one row per side
+    per hand, with the raw counts and the stored points, matches oldest first. Column names are
+    the format's keys, so they stay English.
+
+    The matches are read in chunks of services.PREFETCH_CHUNK (two queries a chunk), so a history
+    of any length is written in the memory of one chunk.
+    """
+    writer = csv.writer(_Line(), lineterminator="\r\n")
+    yield writer.writerow(HAND_CSV_COLUMNS)
+    matches = Match.objects.filter(owner=owner)
     if pk is not None:
-        tallies, seats = tallies.filter(hand__match_id=pk), seats.filter(match_id=pk)
-    names: dict[tuple[int, int], list[str]] = {}
-    for seat in seats.order_by("match_id", "seat"):
-        names.setdefault((seat.match_id, seat.side.position), []).append(seat.player.name)
-    out = io.StringIO()
-    writer = csv.writer(out, lineterminator="\r\n")
-    writer.writerow(HAND_CSV_COLUMNS)
-    ordered = tallies.order_by(
-        "hand__match__created_at", "hand__match_id", "hand__number", "side__position"
-    )
-    for tally in ordered:
-        match = tally.hand.match
-        writer.writerow(
-            [
-                match.pk,
-                match.variant,
-                tally.hand.number,
-                tally.side.position + 1,
-                _csv_text(" & ".join(names.get((match.pk, tally.side.position), []))),
-                tally.cards,
-                tally.spades,
-                int(tally.big_casino),
-                int(tally.little_casino),
-                tally.aces,
-                tally.sweeps,
-                tally.cards_points,
-                tally.spades_points,
-                tally.big_casino_points,
-                tally.little_casino_points,
-                tally.aces_points,
-                tally.sweeps_points,
-                tally.points,
-                tally.total_after,
-            ]
+        matches = matches.filter(pk=pk)
+    pks = list(matches.order_by("created_at", "pk").values_list("pk", flat=True))
+    for start in range(0, len(pks), services.PREFETCH_CHUNK):
+        chunk = pks[start : start + services.PREFETCH_CHUNK]
+        names: dict[tuple[int, int], list[str]] = {}
+        seats = Seat.objects.filter(match_id__in=chunk).order_by("match_id", "seat")
+        for match_id, position, name in seats.values_list(
+            "match_id", "side__position", "player__name"
+        ):
+            names.setdefault((match_id, position), []).append(name)
+        rows = (
+            Tally.objects.filter(hand__match_id__in=chunk)
+            .order_by("hand__match__created_at", "hand__match_id", "hand__number", "side__position")
+            .values_list(
+                "hand__match_id",
+                "hand__match__variant",
+                "hand__number",
+                "side__position",
+                *matchdoc.TALLY_KEYS,
+                *services.DERIVED_TALLY_FIELDS,
+            )
         )
-    return out.getvalue()
+        for match_id, variant, number, position, *counts in rows:
+            cards, spades, big_casino, little_casino, aces, sweeps, *derived = counts
+            yield writer.writerow(
+                [
+                    match_id,
+                    variant,
+                    number,
+                    position + 1,
+                    _csv_text(" & ".join(names.get((match_id, position), []))),
+                    cards,
+                    spades,
+                    int(big_casino),
+                    int(little_casino),
+                    aces,
+                    sweeps,
+                    *derived,
+                ]
+            )
+
+
+def hands_csv(owner: AbstractBaseUser, *, pk: int | None = None) -> str:
+    """`iter_hands_csv`, as one text."""
+    return "".join(iter_hands_csv(owner, pk=pk))
 
 
 # --- import --------------------------------------------------------------------------------------
@@ -204,14 +263,13 @@ class ImportResult:
     players_created: int
 
 
-def _read(text: str, translate: Callable[[str], str]) -> list[MatchDoc]:
+def _read(text: str, translate: Callable[[str], str]) -> list[tuple[MatchDoc, rules.MatchScore]]:
     try:
-        docs, _is_list = matchdoc.load_document(
+        return matchdoc.load_scored_documents(
             text, max_matches=MAX_IMPORT_MATCHES, max_hands=MAX_IMPORT_HANDS
         )
     except DocumentError as error:
         raise ImportRefused([problem.describe(translate) for problem in error.problems]) from None
-    return docs
 
 
 def matches_import(
@@ -224,9 +282,9 @@ def matches_import(
     to the roster. `result` in the file is ignored: each match is scored by the engine, and
     stored with the same derived numbers `services.rescore` would give it.
     """
-    docs = _read(text, translate)
+    scored = _read(text, translate)
     try:
-        return _import_docs(owner, docs)
+        return _import_docs(owner, scored)
     except (ValidationError, DatabaseError, bulk.BulkRefused) as error:
         # Checked documents should always store; if the database still says no (a number too
         # big for a column, say), the transaction is rolled back and nothing is kept.
@@ -239,11 +297,14 @@ def matches_import(
 
 
 @transaction.atomic
-def _import_docs(owner: AbstractBaseUser, docs: Sequence[MatchDoc]) -> ImportResult:
-    """Write the checked documents with `bulk.matches_create` (a fixed number of bulk inserts
-    per chunk of matches, the statistics brought up to date), then rate the won ones."""
+def _import_docs(
+    owner: AbstractBaseUser, scored: Sequence[tuple[MatchDoc, rules.MatchScore]]
+) -> ImportResult:
+    """Write the checked documents, with the scores worked out while checking them, by
+    `bulk.matches_create` (a fixed number of bulk inserts per chunk of matches, the statistics
+    brought up to date), then rate the won ones."""
     known = Player.objects.filter(owner=owner).count()
-    roster = _roster(owner, docs)
+    roster = _roster(owner, [doc for doc, _score in scored])
     now = timezone.now()
     pks = bulk.matches_create(
         owner,
@@ -256,8 +317,9 @@ def _import_docs(owner: AbstractBaseUser, docs: Sequence[MatchDoc]) -> ImportRes
                 first_dealer=doc.first_dealer,
                 abandoned=doc.abandoned,
                 finished_at=now,
+                score=score,
             )
-            for doc in docs
+            for doc, score in scored
         ),
     )
     matches = _matches(pks)

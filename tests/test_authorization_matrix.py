@@ -200,6 +200,11 @@ def _request(client: Client, method: str, url: str) -> HttpResponse:
     return client.get(url) if method == "GET" else client.post(url, {})
 
 
+def _body(response: HttpResponse) -> bytes:
+    """The body of a response, streamed (a whole history exported) or not."""
+    return b"".join(response.streaming_content) if response.streaming else response.content
+
+
 def _as(user: Any | None) -> Client:
     client = Client()
     if user is not None:
@@ -247,7 +252,7 @@ def test_only_the_owner_gets_in(route: Route, world: World) -> None:
     )
     for method, (anonymous, other) in outsiders.items():
         for who, response in (("anonymous", anonymous), ("another user", other)):
-            assert OWNER_MARK not in response.content.decode(errors="replace"), _describe(
+            assert OWNER_MARK not in _body(response).decode(errors="replace"), _describe(
                 who, method, url, response
             )
         if method in entered:

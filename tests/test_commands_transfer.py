@@ -11,7 +11,7 @@ from unittest import mock
 import pytest
 from django.core.management import call_command
 from helpers import FIRST_8, FIRST_11
-from test_transfer import ALL_11, PLAIN, document, snapshot, tally
+from test_transfer import ALL_11, PLAIN, document, old_export_text, snapshot, tally
 
 from scoring import services
 from scoring.models import Match, Player
@@ -77,6 +77,53 @@ def test_export_output_writes_the_file(played, tmp_path):
 def test_export_for_an_unknown_user_exits_2(played):
     code, out, err = run("export_matches", "--owner", "nobody")
     assert (code, out) == (2, "") and "nobody" in err
+
+
+def test_export_text_is_what_it_was_before_it_was_streamed(played, tmp_path):
+    emile = services.player_create(owner=played.owner, name="Émile")
+    ben = Player.objects.get(owner=played.owner, name="Ben")
+    services.match_start(owner=played.owner, variant="dominican", sides=[[emile], [ben]])
+    expected = old_export_text(None)
+    assert run("export_matches")[1] == expected
+    target = tmp_path / "out.json"
+    code, _, err = run("export_matches", "--output", str(target))
+    assert code == 0 and err == f"2 matches written to {target}.\n"
+    assert target.read_text(encoding="utf-8") == expected
+
+
+class _Sink(io.StringIO):
+    """A file that keeps what was written after it is closed."""
+
+    def close(self) -> None:
+        pass
+
+
+@pytest.mark.parametrize("to_file", [False, True], ids=["stdout", "file"])
+def test_export_writes_each_match_before_reading_the_next(played, tmp_path, to_file):
+    from scoring import transfer
+
+    docs = transfer.match_documents(None) * 3
+    sink = _Sink()
+    written_before: list[str] = []
+
+    def documents(owner):
+        for doc in docs:
+            written_before.append(sink.getvalue())
+            yield doc
+
+    args = ["--output", str(tmp_path / "out.json")] if to_file else []
+    with (
+        mock.patch.object(transfer, "iter_match_documents", documents),
+        mock.patch(
+            "scoring.management.commands.export_matches.open", lambda *a, **k: sink, create=True
+        ),
+    ):
+        call_command(
+            "export_matches", *args, stdout=io.StringIO() if to_file else sink, stderr=io.StringIO()
+        )
+    assert written_before[0] == ""
+    assert written_before[1].count('"format"') == 1 and written_before[2].count('"format"') == 2
+    assert json.loads(sink.getvalue()) == json.loads(run("export_matches")[1]) * 3
 
 
 # --- import_matches ------------------------------------------------------------------------------

@@ -557,6 +557,104 @@ def test_missing_tally_field_is_named() -> None:
     assert refused(doc) == ["hand 1: tallies[1].spades is missing"]
 
 
+# --- the output of `score`: parsed once, scored once, written a match at a time ----------------
+
+
+def test_score_writes_one_line_by_default_and_indents_on_request() -> None:
+    docs = [document(), document(players=[["Émile"], ["Zoë"]], variant="royal")]
+    code, compact, err = run_score(docs)
+    assert (code, err) == (0, "")
+    assert compact.count("\n") == 1 and compact.endswith("]\n") and "Émile" in compact
+    out = io.StringIO()
+    with mock.patch("sys.stdin", io.StringIO(json.dumps(docs))):
+        call_command("score", "-", "--indent", "2", stdout=out, stderr=io.StringIO())
+    # --indent 2 is the text `score` wrote before it was streamed.
+    assert out.getvalue() == json.dumps(json.loads(compact), indent=2, ensure_ascii=False) + "\n"
+    assert json.loads(out.getvalue()) == json.loads(compact)
+
+
+def test_score_of_one_match_indented_is_one_object() -> None:
+    out = io.StringIO()
+    with mock.patch("sys.stdin", io.StringIO(json.dumps(document()))):
+        call_command("score", "-", "--indent", "4", stdout=out, stderr=io.StringIO())
+    written = json.loads(out.getvalue())
+    assert out.getvalue() == json.dumps(written, indent=4, ensure_ascii=False) + "\n"
+    assert written["result"]["totals"] == [8, 3]
+
+
+def test_score_keeps_the_place_of_a_result_given_in_the_file() -> None:
+    given = {"result": {"anything": [1, 2]}, **document()}
+    output = scored([given, document()])
+    assert list(output[0]) == ["result", "format", "rules", "sides", "hands"]
+    assert list(output[1])[-1] == "result"
+    assert output[0]["result"] == output[1]["result"]
+
+
+def test_a_problem_in_the_last_match_means_no_output_at_all() -> None:
+    short = [tally(29, 8, big=True, aces="SH"), tally(22, 5, little=True, aces="CD")]
+    lines = refused([document()] * 200 + [document([PLAIN, short])])
+    assert lines == ["match 201: hand 2: cards add up to 51, not 52"]
+
+
+def test_every_match_is_scored_once() -> None:
+    with mock.patch("scoring.rules.score_match", wraps=rules.score_match) as score:
+        scored([document(), document(), document()])
+    assert score.call_count == 3
+
+
+def test_score_skips_the_system_checks() -> None:
+    from scoring.management.commands.score import Command
+
+    assert Command.requires_system_checks == []
+
+
+def test_score_documents_returns_the_scores_of_a_list_or_a_match() -> None:
+    scores, is_list = matchdoc.score_documents([document(), document(start_totals=[1, 2])])
+    assert is_list and [score.totals for score in scores] == [(8, 3), (9, 5)]
+    scores, is_list = matchdoc.score_documents(document())
+    assert not is_list and scores[0].totals == (8, 3)
+    with pytest.raises(matchdoc.DocumentError) as error:
+        matchdoc.score_documents([document(), {"format": "casino-score/1"}, 3])
+    assert [p.describe() for p in error.value.problems] == [
+        "match 2: rules is missing",
+        "match 2: sides is missing",
+        "match 3: a match must be a JSON object",
+    ]
+
+
+def test_the_benchmarks_random_files_are_valid_match_files() -> None:
+    import random
+
+    from scoring.management.commands.bench_files import random_matches
+
+    documents = random_matches(random.Random(3), 400)
+    assert sum(len(doc["hands"]) for doc in documents) == 400
+    scores, is_list = matchdoc.score_documents(json.loads(json.dumps(documents)))
+    assert is_list and len(scores) == len(documents)
+    assert {score.status for score in scores} >= {rules.Status.WON}
+
+
+@pytest.mark.parametrize("indent", [None, 0, 2, 4])
+@pytest.mark.parametrize("count", [0, 1, 3])
+def test_json_chunks_write_what_json_dumps_writes(indent: int | None, count: int) -> None:
+    documents = [
+        {"name": f"Zoë {index}", "line": "two\nlines", "nested": {"a": [1, {"b": []}], "c": {}}}
+        for index in range(count)
+    ]
+    separators = (",", ":") if indent is None else None
+    expected = json.dumps(documents, indent=indent, ensure_ascii=False, separators=separators)
+    chunks = list(matchdoc.json_chunks(iter(documents), indent=indent))
+    assert "".join(chunks) == expected + "\n"
+    assert len(chunks) == count + 1  # a document at a time, then the end of the list
+    if count == 1:
+        one = "".join(matchdoc.json_chunks(documents, as_list=False, indent=indent))
+        assert (
+            one
+            == json.dumps(documents[0], indent=indent, ensure_ascii=False, separators=separators)
+            + "\n"
+        )
+
+
 # --- the matchdoc API ----------------------------------------------------------------------------
 
 
@@ -941,7 +1039,7 @@ def test_a_match_of_1000_hands_is_scored() -> None:
 
 def test_load_document_limits_matches_and_hands_per_file_before_reading() -> None:
     text = json.dumps([document()] * 3)
-    with mock.patch("scoring.matchdoc.read_match") as read:
+    with mock.patch("scoring.matchdoc.read_scored_match") as read:
         with pytest.raises(matchdoc.DocumentError) as error:
             matchdoc.load_document(text, max_matches=2)
         assert [p.describe() for p in error.value.problems] == [

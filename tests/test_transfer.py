@@ -178,6 +178,108 @@ def test_hands_csv_defuses_names_that_spreadsheets_would_run(user):
     assert rows[0]["players"] == "'=HYPERLINK(1)"
 
 
+# --- export, streamed ----------------------------------------------------------------------------
+
+
+def _history(user, players, count: int) -> list[Match]:
+    """`count` matches with two hands each, one of them between players with non-ASCII names."""
+    emile = services.player_create(owner=user, name="Émile")
+    matches = []
+    for index in range(count):
+        sides = [[players[index % 4]], [emile if index == 1 else players[(index + 1) % 4]]]
+        match = services.match_start(owner=user, variant="casino", sides=sides)
+        services.hand_record(match=match, number=1, tallies=FIRST_8)
+        services.hand_record(match=match, number=2, tallies=SECOND_8)
+        matches.append(match)
+    return matches
+
+
+def old_export_text(owner) -> str:
+    """The export file as it was written before it was streamed: everything, then one string."""
+    documents = transfer.export_json(transfer.match_documents(owner))
+    return json.dumps(documents, indent=2, ensure_ascii=False) + "\n"
+
+
+def test_streamed_export_is_the_same_text_as_before(user, players, monkeypatch):
+    monkeypatch.setattr(services, "PREFETCH_CHUNK", 2)  # several chunks of matches
+    _history(user, players, 5)
+    text = "".join(transfer.export_chunks(transfer.iter_match_documents(user)))
+    assert text == old_export_text(user)
+    assert "Émile" in text and text.startswith('[\n  {\n    "format": "casino-score/1",')
+    assert len(json.loads(text)) == 5
+
+
+def test_streamed_export_of_no_match_is_an_empty_list(user):
+    assert "".join(transfer.export_chunks(transfer.iter_match_documents(user))) == "[]\n"
+    assert old_export_text(user) == "[]\n"
+
+
+def test_export_of_one_match_is_one_document(user, players):
+    (match,) = _history(user, players, 1)
+    docs = transfer.match_documents(user, pks=[match.pk])
+    text = "".join(transfer.export_chunks(docs, as_list=False))
+    expected = transfer.export_json(docs, as_list=False)
+    assert text == json.dumps(expected, indent=2, ensure_ascii=False) + "\n"
+
+
+def test_export_reads_the_database_a_chunk_of_matches_at_a_time(user, players, monkeypatch):
+    monkeypatch.setattr(services, "PREFETCH_CHUNK", 2)
+    _history(user, players, 5)
+    chunks = transfer.export_chunks(transfer.iter_match_documents(user))
+    with CaptureQueriesContext(connection) as first:
+        opening = next(chunks)
+    # The first match is written after reading only the first chunk: the matches, then their
+    # sides, seats, hands and tallies.
+    assert len(first) == 5
+    assert json.loads(opening.lstrip("[")) == json.loads(old_export_text(user))[0]
+    with CaptureQueriesContext(connection) as rest:
+        remaining = list(chunks)
+    assert len(rest) == 2 * 4  # two more chunks, four prefetches each
+    assert len(remaining) == 4 + 1  # the other matches, then the closing bracket
+
+
+def test_iter_match_documents_is_lazy(user, players, django_assert_num_queries):
+    _history(user, players, 2)
+    with django_assert_num_queries(0):
+        documents = transfer.iter_match_documents(user)
+    with django_assert_num_queries(5):
+        assert len(list(documents)) == 2
+
+
+def test_hands_csv_is_streamed_a_chunk_of_matches_at_a_time(user, players, monkeypatch):
+    monkeypatch.setattr(services, "PREFETCH_CHUNK", 2)
+    matches = _history(user, players, 5)
+    lines = transfer.iter_hands_csv(user)
+    with CaptureQueriesContext(connection) as first:
+        header = next(lines)
+        first_row = next(lines)
+    assert header.startswith("match,variant,hand,side,players,cards,") and header.endswith("\r\n")
+    assert first_row.startswith(f"{matches[0].pk},casino,1,1,Ana,29,8,")
+    assert len(first) == 3  # the match ids, then the first chunk's seats and tallies
+    with CaptureQueriesContext(connection) as rest:
+        remaining = list(lines)
+    assert len(rest) == 2 * 2 and len(remaining) == 5 * 2 * 2 - 1
+    rows = list(csv.DictReader(io.StringIO("".join([header, first_row, *remaining]))))
+    assert [int(row["match"]) for row in rows[::4]] == [match.pk for match in matches]
+    assert [row["players"] for row in rows[4:8]] == ["Ben", "Émile", "Ben", "Émile"]
+    assert [row["total_after"] for row in rows[:4]] == ["8", "3", "11", "11"]
+    assert transfer.hands_csv(user) == "".join([header, first_row, *remaining])
+
+
+def test_hands_csv_of_one_match(user, players):
+    matches = _history(user, players, 3)
+    rows = list(csv.DictReader(io.StringIO(transfer.hands_csv(user, pk=matches[1].pk))))
+    assert {row["match"] for row in rows} == {str(matches[1].pk)} and len(rows) == 4
+
+
+def test_batched_text_joins_small_pieces():
+    assert list(transfer.batched_text(["ab", "c", "def", "g"], size=3)) == ["abc", "def", "g"]
+    assert list(transfer.batched_text([], size=3)) == []
+    assert "".join(transfer.batched_text(map(str, range(1000)), size=100)) == "".join(
+        map(str, range(1000))
+    )
+
+
 # --- import --------------------------------------------------------------------------------------
 
 

@@ -63,7 +63,7 @@ def test_dominican_defaults_and_target_11_and_start_totals(user_client):
 
 def test_other_target_needs_a_number(user_client):
     response = user_client.post(URL, _setup(target="other"))
-    assert response.status_code == 200 and "Enter the target score." in response.content.decode()
+    assert response.status_code == 400 and "Enter the target score." in response.content.decode()
     assert not Match.objects.exists()
 
 

@@ -33,7 +33,7 @@ def test_add_player_htmx_returns_roster_fragment(user_client):
 
 def test_duplicate_name_in_other_case_is_refused_clearly(user_client, players):
     response = user_client.post(URL, {"name": "aNA"}, headers={"HX-Request": "true"})
-    assert response.status_code == 200
+    assert response.status_code == 400
     assert "You already have a player called aNA." in response.content.decode()
     assert Player.objects.filter(name__iexact="ana").count() == 1
 

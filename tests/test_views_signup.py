@@ -21,7 +21,7 @@ def test_signup_with_mismatched_passwords_shows_errors(client):
         reverse("scoring:signup"),
         {"username": "newbie", "password1": "a-Long-pass-42", "password2": "other-pass-42"},
     )
-    assert response.status_code == 200
+    assert response.status_code == 400
     assert not get_user_model().objects.filter(username="newbie").exists()
     assert 'class="errors"' in response.content.decode()
 

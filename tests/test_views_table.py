@@ -265,8 +265,12 @@ def test_concurrent_creates_of_one_name_answer_already_exists(user, what):
         thread.start()
     for thread in threads:
         thread.join()
+    assert len(responses) == 2  # neither request raised
     assert all(response.status_code < 500 for response in responses)
     if what == "signup":
         assert get_user_model().objects.filter(username="zoe").count() == 1
+        refused = [r for r in responses if r.status_code != 302]
+        assert len(refused) == 1
+        assert "A user with that username already exists." in refused[0].content.decode()
     else:
         assert Player.objects.filter(name="Zoe" if what == "player" else "Zed").count() == 1

@@ -3,14 +3,17 @@
 from __future__ import annotations
 
 import csv
+import gzip
 import io
 import json
 
 import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
+from django.http import StreamingHttpResponse
 from django.urls import reverse
+from django.utils import timezone
 from helpers import FIRST_8, FIRST_11
-from test_transfer import PLAIN, document, snapshot, tally
+from test_transfer import PLAIN, document, old_export_text, snapshot, tally
 
 from scoring import services, transfer
 from scoring.models import Match
@@ -22,6 +25,13 @@ IMPORT = reverse("scoring:match-import")
 
 def _url(name, *args):
     return reverse(f"scoring:{name}", args=args)
+
+
+def downloaded(response) -> bytes:
+    """The body of a download, streamed or not."""
+    if response.streaming:
+        return b"".join(response.streaming_content)
+    return response.content
 
 
 def upload(content: str | bytes | object, name: str = "matches.json") -> SimpleUploadedFile:
@@ -51,7 +61,7 @@ def test_export_all_downloads_my_matches_as_a_json_list(user_client, played, oth
     response = user_client.get(_url("export-all"))
     assert response.status_code == 200 and response["Content-Type"] == "application/json"
     assert response["Content-Disposition"].startswith('attachment; filename="casino-matches-')
-    (only,) = json.loads(response.content)
+    (only,) = json.loads(downloaded(response))
     assert only["sides"] == [{"players": ["Ana"]}, {"players": ["Ben"]}]
     assert only["result"]["totals"] == [19, 3]
 
@@ -68,7 +78,8 @@ def test_export_one_match_is_one_document(user_client, played):
 def test_export_hands_csv_has_a_row_per_side_per_hand(user_client, played, others_match):
     response = user_client.get(_url("export-hands"))
     assert response["Content-Type"] == "text/csv; charset=utf-8"
-    rows = list(csv.DictReader(io.StringIO(response.content.decode())))
+    body = downloaded(response).decode()
+    rows = list(csv.DictReader(io.StringIO(body)))
     assert [(row["hand"], row["side"], row["points"]) for row in rows] == [
         ("1", "1", "8"),
         ("1", "2", "3"),
@@ -76,14 +87,44 @@ def test_export_hands_csv_has_a_row_per_side_per_hand(user_client, played, other
         ("2", "2", "0"),
     ]
     one = user_client.get(_url("export-match-hands", played.pk)).content.decode()
-    assert one == response.content.decode()
+    assert one == body
+
+
+def test_export_all_streams_the_same_file_as_before(user_client, user, played, monkeypatch):
+    monkeypatch.setattr(services, "PREFETCH_CHUNK", 1)
+    emile = services.player_create(owner=user, name="Émile")
+    ben = played.seats.get(seat=1).player
+    services.match_start(owner=user, variant="dominican", sides=[[emile], [ben]])
+    response = user_client.get(_url("export-all"))
+    assert isinstance(response, StreamingHttpResponse)
+    assert response["Content-Type"] == "application/json"
+    assert response["Content-Disposition"] == (
+        f'attachment; filename="casino-matches-{timezone.localdate():%Y-%m-%d}.json"'
+    )
+    assert downloaded(response).decode() == old_export_text(user)
+
+
+def test_export_hands_streams_the_csv(user_client, user, played):
+    response = user_client.get(_url("export-hands"))
+    assert isinstance(response, StreamingHttpResponse)
+    assert response["Content-Disposition"] == (
+        f'attachment; filename="casino-hands-{timezone.localdate():%Y-%m-%d}.csv"'
+    )
+    assert downloaded(response).decode() == transfer.hands_csv(user)
+
+
+def test_streamed_export_is_compressed_when_asked(user_client, played):
+    plain = downloaded(user_client.get(_url("export-all")))
+    response = user_client.get(_url("export-all"), headers={"Accept-Encoding": "gzip"})
+    assert response["Content-Encoding"] == "gzip"
+    assert gzip.decompress(downloaded(response)) == plain
 
 
 def test_another_users_match_is_not_exportable(user_client, others_match):
     assert user_client.get(_url("export-match", others_match.pk)).status_code == 404
     assert user_client.get(_url("export-match-hands", others_match.pk)).status_code == 404
-    assert json.loads(user_client.get(_url("export-all")).content) == []
-    assert "Mo" not in user_client.get(_url("export-hands")).content.decode()
+    assert json.loads(downloaded(user_client.get(_url("export-all")))) == []
+    assert "Mo" not in downloaded(user_client.get(_url("export-hands"))).decode()
 
 
 def test_export_needs_login(client, played):
@@ -175,7 +216,7 @@ def test_bad_upload_is_refused_with_a_clear_message_and_nothing_saved(user_clien
     before = snapshot()
     response = user_client.post(IMPORT, {"file": upload(content)})
     body = response.content.decode()
-    assert response.status_code == 200
+    assert response.status_code == 400
     assert message in body, body
     assert snapshot() == before
 
@@ -192,7 +233,7 @@ def test_refused_import_lists_every_problem_and_says_nothing_was_imported(user_c
 def test_htmx_refused_import_returns_the_form_fragment(user_client):
     response = user_client.post(IMPORT, {"file": upload("nope")}, headers=HX)
     body = response.content.decode()
-    assert response.status_code == 200 and body.lstrip().startswith('<div id="import"')
+    assert response.status_code == 400 and body.lstrip().startswith('<div id="import"')
     assert "not valid JSON" in body
 
 
@@ -207,14 +248,14 @@ def test_long_problem_lists_are_cut_short(user_client):
 
 def test_upload_without_a_file_asks_for_one(user_client):
     response = user_client.post(IMPORT, {})
-    assert response.status_code == 200 and "This field is required." in response.content.decode()
+    assert response.status_code == 400 and "This field is required." in response.content.decode()
 
 
 def test_web_round_trip_into_an_empty_account(client, user_client, played, other_user):
-    exported = user_client.get(_url("export-all")).content
+    exported = downloaded(user_client.get(_url("export-all")))
     client.force_login(other_user)
     client.post(IMPORT, {"file": upload(exported)})
-    assert json.loads(client.get(_url("export-all")).content) == json.loads(exported)
+    assert json.loads(downloaded(client.get(_url("export-all")))) == json.loads(exported)
 
 
 # --- input that used to be a server error, and long matches --------------------------------------

@@ -1,9 +1,22 @@
 """What the commands that read a match file share."""
 
 import sys
+from typing import Any
 
+from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand
 from django.utils.translation import gettext
+
+
+def owner_option(command: BaseCommand, username: str | None) -> Any:
+    """The user named by --owner (None without it); an unknown name says so and exits 2."""
+    if username is None:
+        return None
+    owner = get_user_model().objects.filter(username=username).first()
+    if owner is None:
+        command.stderr.write(gettext("There is no user called %(name)s.") % {"name": username})
+        sys.exit(2)
+    return owner
 
 
 def read_text(command: BaseCommand, path: str) -> str:

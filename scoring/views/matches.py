@@ -40,12 +40,17 @@ def signup(request: HtmxHttpRequest) -> HttpResponse:
             with transaction.atomic():
                 user = form.save()
         except IntegrityError:  # the same username, signed up by a concurrent request
-            form.add_error("username", form.fields["username"].error_messages["unique"])
+            form.add_error("username", form.unique_username_message())
         else:
             # Named because django-axes adds a second backend (settings.AUTHENTICATION_BACKENDS).
             login(request, user, backend="django.contrib.auth.backends.ModelBackend")
             return redirect("scoring:match-new")
-    return render(request, "registration/signup.html", {"form": form})
+    return render(request, "registration/signup.html", {"form": form}, status=_status(request))
+
+
+def _status(request: HtmxHttpRequest) -> int:
+    """A form shown again after a POST was refused: 400 (htmx is told to show it)."""
+    return 400 if request.method == "POST" else 200
 
 
 @login_required
@@ -63,7 +68,9 @@ def player_list(request: HtmxHttpRequest) -> HttpResponse:
                 return redirect("scoring:player-list")
             form = PlayerForm()
     context = {"form": form, "players": selectors.player_list(request.user)}
-    return render(request, partial_template(request, "scoring/player_list.html", "roster"), context)
+    status = 400 if form.errors else 200
+    template = partial_template(request, "scoring/player_list.html", "roster")
+    return render(request, template, context, status=status)
 
 
 @login_required
@@ -75,7 +82,8 @@ def match_new(request: HtmxHttpRequest) -> HttpResponse:
         match = _start_match(request, form.cleaned_data)
         return redirect(match)
     players = selectors.player_list(request.user)
-    return render(request, "scoring/match_new.html", {"form": form, "players": players})
+    context = {"form": form, "players": players}
+    return render(request, "scoring/match_new.html", context, status=_status(request))
 
 
 def _start_match(request: HtmxHttpRequest, data: dict[str, Any]) -> Match:

@@ -3,14 +3,14 @@
 from __future__ import annotations
 
 import io
-import json
+from collections.abc import Iterator
 from typing import Any
 from urllib.parse import urlencode
 
 import segno
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.http import Http404, HttpResponse
+from django.http import Http404, HttpResponse, StreamingHttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils import timezone
@@ -93,43 +93,47 @@ def share_qr(request: HtmxHttpRequest, pk: int) -> HttpResponse:
 # --- export --------------------------------------------------------------------------------------
 
 
-def _download(content: str, content_type: str, filename: str) -> HttpResponse:
-    response = HttpResponse(content, content_type=content_type)
+def _download(
+    content: str | Iterator[str], content_type: str, filename: str
+) -> HttpResponse | StreamingHttpResponse:
+    """A file to save: text, or pieces of text streamed as they are made (a whole history is
+    never held in memory)."""
+    response: HttpResponse | StreamingHttpResponse
+    if isinstance(content, str):
+        response = HttpResponse(content, content_type=content_type)
+    else:
+        response = StreamingHttpResponse(transfer.batched_text(content), content_type=content_type)
     response["Content-Disposition"] = f'attachment; filename="{filename}"'
     return response
 
 
-def _json(document: Any) -> str:
-    return json.dumps(document, indent=2, ensure_ascii=False) + "\n"
-
-
 @login_required
 @require_safe
-def export_all(request: HtmxHttpRequest) -> HttpResponse:
-    docs = transfer.match_documents(request.user)
+def export_all(request: HtmxHttpRequest) -> HttpResponse | StreamingHttpResponse:
+    chunks = transfer.export_chunks(transfer.iter_match_documents(request.user))
     filename = f"casino-matches-{timezone.localdate():%Y-%m-%d}.json"
-    return _download(_json(transfer.export_json(docs)), "application/json", filename)
+    return _download(chunks, "application/json", filename)
 
 
 @login_required
 @require_safe
-def export_match(request: HtmxHttpRequest, pk: int) -> HttpResponse:
+def export_match(request: HtmxHttpRequest, pk: int) -> HttpResponse | StreamingHttpResponse:
     match = selectors.match_for_owner(request.user, pk)
     docs = transfer.match_documents(request.user, pks=[match.pk])
-    document = transfer.export_json(docs, as_list=False)
-    return _download(_json(document), "application/json", f"casino-match-{match.pk}.json")
+    text = "".join(transfer.export_chunks(docs, as_list=False))
+    return _download(text, "application/json", f"casino-match-{match.pk}.json")
 
 
 @login_required
 @require_safe
-def export_hands(request: HtmxHttpRequest) -> HttpResponse:
+def export_hands(request: HtmxHttpRequest) -> HttpResponse | StreamingHttpResponse:
     filename = f"casino-hands-{timezone.localdate():%Y-%m-%d}.csv"
-    return _download(transfer.hands_csv(request.user), "text/csv; charset=utf-8", filename)
+    return _download(transfer.iter_hands_csv(request.user), "text/csv; charset=utf-8", filename)
 
 
 @login_required
 @require_safe
-def export_match_hands(request: HtmxHttpRequest, pk: int) -> HttpResponse:
+def export_match_hands(request: HtmxHttpRequest, pk: int) -> HttpResponse | StreamingHttpResponse:
     match = selectors.match_for_owner(request.user, pk)
     csv_text = transfer.hands_csv(request.user, pk=match.pk)
     return _download(csv_text, "text/csv; charset=utf-8", f"casino-match-{match.pk}-hands.csv")
@@ -157,7 +161,8 @@ def match_import(request: HtmxHttpRequest) -> HttpResponse:
         "problems": problems[:MAX_PROBLEMS_SHOWN],
         "more_problems": max(0, len(problems) - MAX_PROBLEMS_SHOWN),
     }
-    return render(request, partial_template(request, IMPORT_TEMPLATE, "import-form"), context)
+    template = partial_template(request, IMPORT_TEMPLATE, "import-form")
+    return render(request, template, context, status=400 if posted else 200)
 
 
 def _imported(request: HtmxHttpRequest, result: transfer.ImportResult) -> HttpResponse:

@@ -1,14 +1,15 @@
 """`manage.py export_matches [--owner USERNAME] [--output FILE]`: every match as a JSON list."""
 
-import json
 import sys
+from collections.abc import Iterator
 from typing import Any
 
-from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand, CommandParser
-from django.utils.translation import gettext, ngettext
+from django.utils.translation import ngettext
 
 from scoring import transfer
+from scoring.management.inputs import owner_option
+from scoring.matchdoc import MatchDoc
 
 
 class Command(BaseCommand):
@@ -22,31 +23,38 @@ class Command(BaseCommand):
         parser.add_argument("--output", metavar="FILE", help="write here instead of stdout")
 
     def handle(self, *args: Any, **options: Any) -> None:
-        owner = None
-        if options["owner"] is not None:
-            owner = get_user_model().objects.filter(username=options["owner"]).first()
-            if owner is None:
-                self.stderr.write(
-                    gettext("There is no user called %(name)s.") % {"name": options["owner"]}
-                )
-                sys.exit(2)
-        documents = transfer.export_json(transfer.match_documents(owner))
-        text = json.dumps(documents, indent=2, ensure_ascii=False) + "\n"
+        owner = owner_option(self, options["owner"])
+        counted = _Counted(transfer.iter_match_documents(owner))
+        # Written a match at a time: a history of any length takes the memory of one match.
+        chunks = transfer.export_chunks(counted)
         if options["output"] is None:
-            self.stdout.write(text, ending="")
+            for chunk in chunks:
+                self.stdout.write(chunk, ending="")
             return
         try:
             with open(options["output"], "w", encoding="utf-8") as handle:
-                handle.write(text)
+                handle.writelines(chunks)
         except OSError as error:
             self.stderr.write(f"{options['output']}: {error}")
             sys.exit(2)
-        count = len(documents)
         self.stderr.write(
             ngettext(
                 "%(count)d match written to %(file)s.",
                 "%(count)d matches written to %(file)s.",
-                count,
+                counted.count,
             )
-            % {"count": count, "file": options["output"]}
+            % {"count": counted.count, "file": options["output"]}
         )
+
+
+class _Counted:
+    """The documents of an iterator, counted as they go by."""
+
+    def __init__(self, docs: Iterator[MatchDoc]) -> None:
+        self.docs = docs
+        self.count = 0
+
+    def __iter__(self) -> Iterator[MatchDoc]:
+        for doc in self.docs:
+            self.count += 1
+            yield doc

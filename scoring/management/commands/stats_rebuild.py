@@ -4,14 +4,13 @@ The statistics are kept up to date as matches change (scoring/stats.py); this st
 matches were changed or deleted some other way (the admin, the database directly).
 """
 
-import sys
 from typing import Any
 
-from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand, CommandParser
-from django.utils.translation import gettext, ngettext
+from django.utils.translation import ngettext
 
 from scoring import stats
+from scoring.management.inputs import owner_option
 from scoring.models import Match
 
 
@@ -22,14 +21,7 @@ class Command(BaseCommand):
         parser.add_argument("--owner", metavar="USERNAME", help="only this user's players")
 
     def handle(self, *args: Any, **options: Any) -> None:
-        owner = None
-        if options["owner"] is not None:
-            owner = get_user_model().objects.filter(username=options["owner"]).first()
-            if owner is None:
-                self.stderr.write(
-                    gettext("There is no user called %(name)s.") % {"name": options["owner"]}
-                )
-                sys.exit(2)
+        owner = owner_option(self, options["owner"])
         stats.player_summaries_rebuild(owner)
         matches = Match.objects.filter(owner=owner) if owner else Match.objects.all()
         count = matches.count()
