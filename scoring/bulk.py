@@ -164,7 +164,6 @@ def _match_row(
     owner: AbstractBaseUser, spec: NewMatch, score: rules.MatchScore, now: datetime
 ) -> Match:
     """The match as `services` leaves it: rules, status, winner, outcome, hands and version."""
-    match_rules = spec.rules
     seats = _seat_count(spec)
     # Like services.match_abandon, abandoning leaves a won match as it is.
     abandoned = spec.abandoned and score.status is not rules.Status.WON
@@ -173,13 +172,8 @@ def _match_row(
     outcome = score.outcome
     return Match(
         owner=owner,
-        layout="teams" if len(spec.sides[0]) == 2 else str(seats),
-        variant=match_rules.variant,
-        target=match_rules.target,
-        sweeps=match_rules.sweeps,
-        several_reach=match_rules.several_reach,
-        scoring=match_rules.scoring,
-        twenty_needs=match_rules.twenty_needs,
+        layout=Match.layout_for(len(spec.sides), len(spec.sides[0])),
+        **Match.rules_fields(spec.rules),
         first_dealer_seat=spec.first_dealer % seats,
         status=status,
         winner_position=score.winner,

@@ -390,8 +390,8 @@ class HandForm(forms.Form):
         ]
 
     def card_fields(self) -> list[dict[str, Any]]:
-        """Per special card: its code, symbol, field and its radio chips, one per side (built
-        here, not in the template: the scoreboard renders 12 to 24 of them on every load)."""
+        """Per special card: its code, symbol, label, errors and its radio chips, one per side
+        (built here, not in the template: the scoreboard renders 12 to 24 of them each load)."""
         rows = []
         for card in SPECIAL_CARDS:
             field = self[f"card_{card}"]
@@ -417,7 +417,9 @@ class HandForm(forms.Form):
                     "code": card,
                     "symbol": CARD_LABELS[card],
                     "red": card in RED_CARDS,
-                    "field": field,
+                    "label": field.label,
+                    "auto_id": field.auto_id,
+                    "errors": field.errors,
                     "chips": chips,
                 }
             )

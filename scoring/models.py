@@ -147,6 +147,23 @@ class Match(models.Model):
     def get_absolute_url(self) -> str:
         return reverse("scoring:match", args=[self.pk])
 
+    @staticmethod
+    def rules_fields(match_rules: rules.Rules) -> dict[str, Any]:
+        """The fields that store `match_rules` (the inverse of the `rules` property)."""
+        return {
+            "variant": match_rules.variant,
+            "target": match_rules.target,
+            "sweeps": match_rules.sweeps,
+            "several_reach": match_rules.several_reach,
+            "scoring": match_rules.scoring,
+            "twenty_needs": match_rules.twenty_needs,
+        }
+
+    @staticmethod
+    def layout_for(sides: int, per_side: int) -> str:
+        """The layout of `sides` sides of `per_side` players: "2", "3", "4" or "teams"."""
+        return "teams" if per_side == 2 else str(sides * per_side)
+
     @property
     def rules(self) -> rules.Rules:
         return rules.Rules.make(

@@ -107,13 +107,8 @@ def match_start(
     totals = list(start_totals or [0] * len(sides))
     match = Match.objects.create(
         owner=owner,
-        layout="teams" if len(sides[0]) == 2 else str(seat_count),
-        variant=match_rules.variant,
-        target=match_rules.target,
-        sweeps=match_rules.sweeps,
-        several_reach=match_rules.several_reach,
-        scoring=match_rules.scoring,
-        twenty_needs=match_rules.twenty_needs,
+        layout=Match.layout_for(len(sides), len(sides[0])),
+        **Match.rules_fields(match_rules),
         first_dealer_seat=first_dealer_seat % seat_count,
         rematch_of=rematch_of,
     )
