@@ -274,3 +274,26 @@ def test_concurrent_creates_of_one_name_answer_already_exists(user, what):
         assert "A user with that username already exists." in refused[0].content.decode()
     else:
         assert Player.objects.filter(name="Zoe" if what == "player" else "Zed").count() == 1
+
+
+@pytest.mark.parametrize(
+    "name", ["match", "match-list", "player-list", "match-import", "hand", "shared-match"]
+)
+def test_pages_that_answer_htmx_with_a_fragment_vary_on_hx_request(user_client, casino_match, name):
+    """A cache must never hand a fragment to a page load, or the page to htmx."""
+    from scoring import transfer
+
+    services.hand_record(match=casino_match, number=1, tallies=FIRST_8)
+    urls = {
+        "match": _url("match", casino_match),
+        "hand": _url("hand", casino_match, 1),
+        "shared-match": reverse(
+            "scoring:shared-match",
+            args=[transfer.share_link_create(match=casino_match).share_token],
+        ),
+    }
+    url = urls.get(name) or reverse(f"scoring:{name}")
+    for headers in ({}, HX):
+        response = user_client.get(url, headers=headers)
+        assert response.status_code == 200
+        assert "HX-Request" in response.get("Vary", ""), (name, headers)

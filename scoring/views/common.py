@@ -1,6 +1,10 @@
 """What every view module shares."""
 
-from django.http import HttpRequest
+from typing import Any
+
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import render
+from django.utils.cache import patch_vary_headers
 from django_htmx.middleware import HtmxDetails
 
 
@@ -13,3 +17,19 @@ def partial_template(request: HtmxHttpRequest, template: str, region: str) -> st
     if request.htmx and not request.htmx.boosted and not request.htmx.history_restore_request:
         return f"{template}#{region}"
     return template
+
+
+def render_region(
+    request: HtmxHttpRequest,
+    template: str,
+    region: str,
+    context: dict[str, Any],
+    *,
+    status: int = 200,
+) -> HttpResponse:
+    """The page, or only its `region` for a plain htmx request. Either way the answer varies
+    with HX-Request, so no cache (the browser's, a proxy's, a service worker's) hands a fragment
+    to a page load or a page to htmx."""
+    response = render(request, partial_template(request, template, region), context, status=status)
+    patch_vary_headers(response, ["HX-Request"])
+    return response

@@ -9,16 +9,14 @@ from django.http import HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
-from django.views.decorators.vary import vary_on_headers
 
 from scoring import charts, selectors, services
 from scoring.forms import HistoryFilterForm, PlayerForm, PlayerMergeForm
-from scoring.views.common import HtmxHttpRequest, partial_template
+from scoring.views.common import HtmxHttpRequest, render_region
 
 
 @login_required
 @require_safe
-@vary_on_headers("HX-Request")
 def match_list(request: HtmxHttpRequest) -> HttpResponse:
     form = HistoryFilterForm(request.GET or None, owner=request.user)
     filters = form.filters() if form.is_valid() else {}
@@ -33,7 +31,7 @@ def match_list(request: HtmxHttpRequest) -> HttpResponse:
     for name in ("page", "after"):
         query.pop(name, None)
     context = {"form": form, "page": page, "rows": page.rows, "query": query.urlencode()}
-    return render(request, partial_template(request, "scoring/match_list.html", "rows"), context)
+    return render_region(request, "scoring/match_list.html", "rows", context)
 
 
 @login_required

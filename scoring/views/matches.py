@@ -21,7 +21,7 @@ from scoring.forms import HandForm, MatchForm, PlayerForm, SignupForm
 from scoring.matchdoc import MAX_HANDS
 from scoring.models import Match
 from scoring.once import once_per_form
-from scoring.views.common import HtmxHttpRequest, partial_template
+from scoring.views.common import HtmxHttpRequest, partial_template, render_region
 
 logger = logging.getLogger(__name__)
 
@@ -69,8 +69,7 @@ def player_list(request: HtmxHttpRequest) -> HttpResponse:
             form = PlayerForm()
     context = {"form": form, "players": selectors.player_list(request.user)}
     status = 400 if form.errors else 200
-    template = partial_template(request, "scoring/player_list.html", "roster")
-    return render(request, template, context, status=status)
+    return render_region(request, "scoring/player_list.html", "roster", context, status=status)
 
 
 @login_required
@@ -132,9 +131,7 @@ def match_detail(request: HtmxHttpRequest, pk: int) -> HttpResponse:
             return render(request, f"{MATCH_TEMPLATE}#board-update", _board_context(match))
         response = render(request, f"{MATCH_TEMPLATE}#board", _board_context(match))
         return reswap(response, "#board", "outerHTML")
-    return render(
-        request, partial_template(request, MATCH_TEMPLATE, "board"), _board_context(match)
-    )
+    return render_region(request, MATCH_TEMPLATE, "board", _board_context(match))
 
 
 def reswap(response: HttpResponse, target: str, swap: str) -> HttpResponse:
@@ -252,7 +249,6 @@ def _preview(match: Match, form: HandForm) -> dict[str, Any]:
 
 @login_required
 @require_safe
-@vary_on_headers("HX-Request")
 def hand_detail(request: HtmxHttpRequest, pk: int, number: int) -> HttpResponse:
     """One hand's points by category: a page, or (htmx) the breakdown opened in the sheet."""
     match = selectors.match_for_owner(request.user, pk)
@@ -261,9 +257,7 @@ def hand_detail(request: HtmxHttpRequest, pk: int, number: int) -> HttpResponse:
         "row": selectors.hand_row(match, number),
         "side_names": services.side_names(match),
     }
-    return render(
-        request, partial_template(request, "scoring/hand_detail.html", "breakdown"), context
-    )
+    return render_region(request, "scoring/hand_detail.html", "breakdown", context)
 
 
 @login_required

@@ -17,14 +17,13 @@ from django.utils import timezone
 from django.utils.translation import ngettext
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
-from django.views.decorators.vary import vary_on_headers
 from django_htmx.http import HttpResponseClientRedirect
 
 from scoring import selectors, transfer
 from scoring.forms import ImportForm
 from scoring.models import Match
 from scoring.once import once_per_form
-from scoring.views.common import HtmxHttpRequest, partial_template
+from scoring.views.common import HtmxHttpRequest, render_region
 
 SHARE_TEMPLATE = "scoring/share.html"
 IMPORT_TEMPLATE = "scoring/import.html"
@@ -36,7 +35,6 @@ MAX_PROBLEMS_SHOWN = 50
 
 @require_safe
 @never_cache
-@vary_on_headers("HX-Request")
 def shared_match(request: HtmxHttpRequest, token: str) -> HttpResponse:
     match = transfer.match_for_share_token(token)
     if request.htmx and request.GET.get("since") == str(match.version):
@@ -47,7 +45,7 @@ def shared_match(request: HtmxHttpRequest, token: str) -> HttpResponse:
         "match": match,
         "poll_url": f"{request.path}?{urlencode({'since': match.version})}",
     }
-    response = render(request, partial_template(request, SHARE_TEMPLATE, "board"), context)
+    response = render_region(request, SHARE_TEMPLATE, "board", context)
     response["X-Robots-Tag"] = "noindex, nofollow"
     return response
 
@@ -161,8 +159,8 @@ def match_import(request: HtmxHttpRequest) -> HttpResponse:
         "problems": problems[:MAX_PROBLEMS_SHOWN],
         "more_problems": max(0, len(problems) - MAX_PROBLEMS_SHOWN),
     }
-    template = partial_template(request, IMPORT_TEMPLATE, "import-form")
-    return render(request, template, context, status=400 if posted else 200)
+    status = 400 if posted else 200
+    return render_region(request, IMPORT_TEMPLATE, "import-form", context, status=status)
 
 
 def _imported(request: HtmxHttpRequest, result: transfer.ImportResult) -> HttpResponse:
