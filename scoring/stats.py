@@ -37,25 +37,6 @@ from scoring.models import (
 WON = Match.Status.WON
 OPEN = (Match.Status.PLAYING, Match.Status.TIED)
 
-# What a PlayerMatchStat row holds besides its player and match.
-LINE_FIELDS = (
-    "side_id",
-    "variant",
-    "layout",
-    "status",
-    "won",
-    "created_at",
-    "finished_at",
-    "gained",
-    "hands",
-    "points",
-    "most_cards",
-    "most_spades",
-    "big_casino",
-    "little_casino",
-    "aces_points",
-    "sweeps",
-)
 # Summed into PlayerStat as they are.
 COUNTERS = (
     "hands",
@@ -66,6 +47,18 @@ COUNTERS = (
     "little_casino",
     "aces_points",
     "sweeps",
+)
+# What a PlayerMatchStat row holds besides its player and match.
+LINE_FIELDS = (
+    "side_id",
+    "variant",
+    "layout",
+    "status",
+    "won",
+    "created_at",
+    "finished_at",
+    "gained",
+    *COUNTERS,
 )
 PAIR_FIELDS = ("partner_played", "partner_won", "opposed", "against_played", "against_won")
 RECORD_FIELDS = ("played", "won")

@@ -20,6 +20,17 @@ def _log_in_existing(page, live_server, username="ana"):
     page.wait_for_url(f"{live_server.url}/matches/")
 
 
+def _two_phones(new_page, log_in, live_server, start_match):
+    """One account on two phones, both on the scoreboard of a new match of Ana and Ben."""
+    first = new_page()
+    log_in(first)
+    url = start_match(first, ["Ana", "Ben"])
+    second = new_page()
+    _log_in_existing(second, live_server)
+    second.goto(url)
+    return first, second
+
+
 def test_back_from_the_rules_page_shows_the_current_board_and_save_goes_on(
     page, log_in, start_match, enter_hand
 ):
@@ -94,12 +105,7 @@ def test_a_reload_keeps_the_whole_hand_being_typed(page, log_in, start_match, en
 def test_a_second_phone_sees_the_hand_saved_on_the_first_and_keeps_what_it_typed(
     new_page, log_in, live_server, start_match, enter_hand
 ):
-    first = new_page()
-    log_in(first)
-    url = start_match(first, ["Ana", "Ben"])
-    second = new_page()
-    _log_in_existing(second, live_server)
-    second.goto(url)
+    first, second = _two_phones(new_page, log_in, live_server, start_match)
     expect(second.locator(".turn")).to_contain_text("Hand 1")
 
     # The second phone starts typing hand 1 while the first phone saves it.
@@ -123,12 +129,7 @@ def test_a_second_phone_sees_the_hand_saved_on_the_first_and_keeps_what_it_typed
 def test_a_hand_number_taken_meanwhile_moves_the_typed_counts_to_the_next_hand(
     new_page, log_in, live_server, start_match, enter_hand
 ):
-    first = new_page()
-    log_in(first)
-    url = start_match(first, ["Ana", "Ben"])
-    second = new_page()
-    _log_in_existing(second, live_server)
-    second.goto(url)
+    first, second = _two_phones(new_page, log_in, live_server, start_match)
     # No refresh reaches the second phone before it saves: its poll is stopped.
     second.evaluate("document.querySelectorAll('[data-poll]').forEach(e => e.remove())")
 
