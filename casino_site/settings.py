@@ -118,9 +118,17 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 # Several app servers may share one database (docs/DEPLOY.md), so nothing lives in a process
 # between requests: sessions and login failures are in the database, messages in the session.
-# No cache either: a per-process one would differ between servers. Add a shared one before
-# caching anything.
-CACHES = {"default": {"BACKEND": "django.core.cache.backends.dummy.DummyCache"}}
+# No shared cache either: a per-process one would differ between servers. The one cache kept
+# in a process holds fragments named by everything they depend on (a match's version, names,
+# language), so every server renders the same thing for a name and none can serve a stale one.
+CACHES = {
+    "default": {"BACKEND": "django.core.cache.backends.dummy.DummyCache"},
+    "fragments": {
+        "BACKEND": "django.core.cache.backends.locmem.LocMemCache",
+        "LOCATION": "fragments",
+        "OPTIONS": {"MAX_ENTRIES": 2000},
+    },
+}
 
 # django-axes first: it refuses a locked-out login before the password is even checked.
 # With two backends, code that logs a user in without authenticate() must name the backend.

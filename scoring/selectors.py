@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
+from functools import cached_property
 
 from django.contrib.auth.models import AbstractBaseUser
 from django.db.models import (
@@ -70,19 +71,118 @@ class HandRow:
 BOARD_HANDS = 6
 
 
-@dataclass(frozen=True)
 class Board:
-    match: Match
-    sides: list[SideView]
-    turn: TurnView | None
-    hands: list[HandRow]
-    winner: SideView | None
-    tied_total: int | None
-    earlier_hands: int = 0  # hands before the ones in `hands`
+    """Everything the scoreboard shows: totals, who deals, conditions, and the score sheet's
+    latest hands. Each part is read from the database when first used, so a board whose parts
+    are already rendered for this version of the match (the fragment cache) reads nothing."""
+
+    def __init__(self, match: Match, *, latest: int | None = BOARD_HANDS) -> None:
+        self.match = match
+        # The first hand of the sheet shown (1: every hand).
+        self.first_hand = 1 if latest is None else max(1, match.hand_count - latest + 1)
+
+    @cached_property
+    def _seats(self) -> list[Seat]:
+        return list(self.match.seats.select_related("player", "side").order_by("seat"))
+
+    @cached_property
+    def seat_names(self) -> list[str]:
+        return [seat.player.name for seat in self._seats]
+
+    @cached_property
+    def sides(self) -> list[SideView]:
+        match = self.match
+        seats = self._seats
+        sides = {seat.side_id: seat.side for seat in seats}.values()
+        players = players_by_side(seats)
+        match_rules = match.rules
+        return [
+            SideView(
+                position=side.position,
+                name=" & ".join(players[side.position]),
+                players=players[side.position],
+                total=side.total,
+                start_total=side.start_total,
+                condition=(
+                    rules.endgame_condition(match_rules, side.total) if match.is_open else None
+                ),
+                is_winner=(
+                    match.status == Match.Status.WON and side.position == match.winner_position
+                ),
+            )
+            for side in sorted(sides, key=lambda side: side.position)
+        ]
+
+    @cached_property
+    def turn(self) -> TurnView | None:
+        match = self.match
+        if not match.is_open:
+            return None
+        table = rules.table_turn(
+            match.rules,
+            players=len(self._seats),
+            first_dealer=match.first_dealer_seat,
+            hand_index=match.hand_count,
+        )
+        names = self.seat_names
+        return TurnView(
+            table.hand_number,
+            names[table.dealer_seat],
+            names[table.leader_seat],
+            table.deals,
+            table.clockwise,
+        )
 
     @property
     def side_names(self) -> list[str]:
         return [side.name for side in self.sides]
+
+    @property
+    def earlier_hands(self) -> int:
+        """Hands before the ones in `hands`."""
+        return self.first_hand - 1
+
+    @property
+    def winner(self) -> SideView | None:
+        return next((view for view in self.sides if view.is_winner), None)
+
+    @property
+    def tied_total(self) -> int | None:
+        if self.match.status != Match.Status.TIED:
+            return None
+        return max(side.total for side in self.sides)
+
+    @property
+    def cache_key(self) -> str:
+        """What the board's rendered parts depend on besides the language: the match, in this
+        version (names too: a rename gives a new version). Its creation time is in the key, as a
+        deleted match's number may come back (a test database rolled back)."""
+        match = self.match
+        return f"{match.pk}:{match.created_at.timestamp()}:{match.version}"
+
+    @cached_property
+    def hands(self) -> list[HandRow]:
+        """The score sheet's rows, read when first used (a board whose sheet is already
+        rendered for this version does not read them)."""
+        match = self.match
+        # One query for the hands and their tallies.
+        tallies = (
+            Tally.objects.filter(hand__match=match, hand__number__gte=self.first_hand)
+            .select_related("hand")
+            .order_by("hand__number", "side__position")
+        )
+        by_hand: dict[int, list[Tally]] = {}
+        for tally in tallies:
+            by_hand.setdefault(tally.hand.number, []).append(tally)
+        return [
+            HandRow(
+                number,
+                self.seat_names[hand_tallies[0].hand.dealer_seat],
+                hand_tallies,
+                number == match.hand_count,
+            )
+            for number, hand_tallies in by_hand.items()
+        ]
 
     @property
     def running_totals(self) -> list[list[int]]:
@@ -99,62 +199,9 @@ def match_for_owner(owner: AbstractBaseUser, pk: int) -> Match:
 
 
 def match_board(match: Match, *, latest: int | None = BOARD_HANDS) -> Board:
-    """Everything the scoreboard shows: totals, who deals, conditions, and the score sheet's
-    `latest` hands (every hand with latest=None)."""
-    seats = list(match.seats.select_related("player", "side").order_by("seat"))
-    sides = sorted({seat.side_id: seat.side for seat in seats}.values(), key=lambda s: s.position)
-    players = players_by_side(seats)
-    match_rules = match.rules
-    views = [
-        SideView(
-            position=side.position,
-            name=" & ".join(players[side.position]),
-            players=players[side.position],
-            total=side.total,
-            start_total=side.start_total,
-            condition=rules.endgame_condition(match_rules, side.total) if match.is_open else None,
-            is_winner=match.status == Match.Status.WON and side.position == match.winner_position,
-        )
-        for side in sides
-    ]
-    seat_names = [seat.player.name for seat in seats]
-    turn = None
-    if match.is_open:
-        table = rules.table_turn(
-            match_rules,
-            players=len(seats),
-            first_dealer=match.first_dealer_seat,
-            hand_index=match.hand_count,
-        )
-        turn = TurnView(
-            table.hand_number,
-            seat_names[table.dealer_seat],
-            seat_names[table.leader_seat],
-            table.deals,
-            table.clockwise,
-        )
-    first = 1 if latest is None else max(1, match.hand_count - latest + 1)
-    # One query for the hands and their tallies.
-    tallies = (
-        Tally.objects.filter(hand__match=match, hand__number__gte=first)
-        .select_related("hand")
-        .order_by("hand__number", "side__position")
-    )
-    by_hand: dict[int, list[Tally]] = {}
-    for tally in tallies:
-        by_hand.setdefault(tally.hand.number, []).append(tally)
-    rows = [
-        HandRow(
-            number,
-            seat_names[hand_tallies[0].hand.dealer_seat],
-            hand_tallies,
-            number == match.hand_count,
-        )
-        for number, hand_tallies in by_hand.items()
-    ]
-    winner = next((view for view in views if view.is_winner), None)
-    tied_total = max(side.total for side in sides) if match.status == Match.Status.TIED else None
-    return Board(match, views, turn, rows, winner, tied_total, first - 1)
+    """The scoreboard of `match`, with the score sheet's `latest` hands (every hand with
+    latest=None)."""
+    return Board(match, latest=latest)
 
 
 def hand_row(match: Match, number: int) -> HandRow:

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from django.contrib.auth.models import AbstractBaseUser
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
-from django.db.models import Count, Min, OuterRef, Prefetch, Q, Subquery
+from django.db.models import Count, F, Min, OuterRef, Prefetch, Q, QuerySet, Subquery
 from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
@@ -590,9 +590,16 @@ def player_rename(*, player: Player, name: str) -> Player:
     try:
         with transaction.atomic():
             player.save(update_fields=["name"])
+            _names_changed(Match.objects.filter(seats__player=player))
     except IntegrityError:  # renamed to the same name by a concurrent request
         raise _name_taken(name) from None
     return player
+
+
+def _names_changed(matches: QuerySet[Match]) -> None:
+    """Names are on the scoreboards: a new version, so open boards show the new one and no
+    page rendered under the old name is served again."""
+    Match.objects.filter(pk__in=matches.values("pk")).update(version=F("version") + 1)
 
 
 @transaction.atomic
@@ -615,6 +622,7 @@ def player_merge(*, source: Player, target: Player) -> Player:
         )
     Seat.objects.filter(player=source).update(player=target)
     source.delete()
+    _names_changed(Match.objects.filter(seats__player=target))
     stats.player_summaries_refresh(Match.objects.filter(seats__player=target))
     ratings_recompute(owner=target.owner)
     target.refresh_from_db()

@@ -8,6 +8,7 @@ urlpatterns: list[URLPattern] = [
     # Anyone holding the token sees the match (read-only, no login).
     path("shared/<str:token>/", views.shared_match, name="shared-match"),
     path("matches/<int:pk>/share/", views.share_create, name="share-create"),
+    path("matches/<int:pk>/share/panel/", views.share_panel, name="share-panel"),
     path("matches/<int:pk>/share/revoke/", views.share_revoke, name="share-revoke"),
     path("matches/<int:pk>/share/qr.svg", views.share_qr, name="share-qr"),
     path("matches/export.json", views.export_all, name="export-all"),

@@ -145,10 +145,32 @@ def test_share_token_in_the_link_is_long_and_random(shared, casino_match):
 
 
 def test_scoreboard_offers_to_create_a_share_link(user_client, casino_match):
+    # The board sends the panel closed and empty; opening it fetches the panel (htmx) or,
+    # without JavaScript, follows a link to the board with the panel open.
     body = user_client.get(_url("match", casino_match)).content.decode()
     assert 'id="share-panel"' in body
-    assert f'action="{_url("share-create", casino_match)}"' in body
-    assert _url("export-match", casino_match) in body
+    assert f'action="{_url("share-create", casino_match)}"' not in body
+    assert f'hx-get="{_url("share-panel", casino_match)}"' in body
+    no_js = f"{casino_match.get_absolute_url()}?panel=share#share-panel"
+    assert f'href="{no_js}"' in body
+    for panel in (
+        user_client.get(_url("share-panel", casino_match), headers=HX),
+        user_client.get(no_js.partition("#")[0]),
+    ):
+        text = panel.content.decode()
+        assert "<details open>" in text
+        assert f'action="{_url("share-create", casino_match)}"' in text
+        assert _url("export-match", casino_match) in text
+    plain = user_client.get(_url("share-panel", casino_match))
+    assert plain.status_code == 302 and plain["Location"] == no_js
+    assert "HX-Request" in plain["Vary"]
+
+
+def test_share_panel_is_the_owners_only(client, other_user, casino_match):
+    url = _url("share-panel", casino_match)
+    assert client.get(url, headers=HX).status_code == 302  # to the login page
+    client.force_login(other_user)
+    assert client.get(url, headers=HX).status_code == 404
 
 
 def test_plain_post_creates_the_link_and_redirects_to_the_board(user_client, casino_match):

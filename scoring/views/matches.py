@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import logging
 from typing import Any
 
@@ -105,12 +106,19 @@ def _start_match(request: HtmxHttpRequest, data: dict[str, Any]) -> Match:
 
 
 def _board_context(match: Match, form: HandForm | None = None, **extra: Any) -> dict[str, Any]:
+    """The scoreboard's context. A new hand's blank form (`fresh_entry`) is made only when it is
+    rendered, as the page usually takes it from the fragment cache: the template calls `form`,
+    made once."""
     board = selectors.match_board(match)
+    fresh_entry = False
     if form is None and match.is_open and match.hand_count >= MAX_HANDS:
         extra.setdefault("moved_note", services.match_full_message())
     elif form is None and match.is_open:
-        form = HandForm(side_names=board.side_names, initial={"number": match.hand_count + 1})
-    return {"board": board, "match": match, "form": form, **extra}
+        fresh_entry = True
+        form = functools.cache(
+            lambda: HandForm(side_names=board.side_names, initial={"number": match.hand_count + 1})
+        )
+    return {"board": board, "match": match, "form": form, "fresh_entry": fresh_entry, **extra}
 
 
 MATCH_TEMPLATE = "scoring/match_detail.html"

@@ -17,6 +17,7 @@ from django.utils import timezone
 from django.utils.translation import ngettext
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
+from django.views.decorators.vary import vary_on_headers
 from django_htmx.http import HttpResponseClientRedirect
 
 from scoring import selectors, transfer
@@ -50,11 +51,22 @@ def shared_match(request: HtmxHttpRequest, token: str) -> HttpResponse:
     return response
 
 
-def _share_panel(request: HtmxHttpRequest, match: Match) -> HttpResponse:
+def _share_panel(request: HtmxHttpRequest, match: Match, *, changed: bool = True) -> HttpResponse:
+    """The panel, open; after a change (`changed`) with the focus on what changed."""
     if not request.htmx:
         # Without JavaScript the scoreboard reopens with the panel open at the new link.
         return redirect(f"{match.get_absolute_url()}?panel=share#share-panel")
-    return render(request, "scoring/_share_panel.html", {"match": match, "share_open": True})
+    context = {"match": match, "panel_open": True, "share_open": changed}
+    return render(request, "scoring/_share_panel.html", context)
+
+
+@login_required
+@require_safe
+@vary_on_headers("HX-Request")
+def share_panel(request: HtmxHttpRequest, pk: int) -> HttpResponse:
+    """The scoreboard's share panel, fetched when it is first opened (the board does not render
+    it on every load)."""
+    return _share_panel(request, selectors.match_for_owner(request.user, pk), changed=False)
 
 
 @login_required

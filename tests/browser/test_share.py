@@ -19,6 +19,9 @@ def test_shared_board_shows_a_new_hand_without_reloading(
     start_match(owner, ["Ana", "Ben"])
 
     owner.click("#share-panel summary")
+    # The panel is fetched when first opened; it opens in place, the focus where it was.
+    expect(owner.get_by_role("button", name="Create a share link")).to_be_visible()
+    assert owner.evaluate("document.activeElement.id") == "share-summary"
     owner.get_by_role("button", name="Create a share link").click()
     link = owner.get_by_label("Share link")
     expect(link).to_have_value(re.compile(r"^http://[^/]+/shared/[A-Za-z0-9_-]{43}/$"))
@@ -80,6 +83,9 @@ def test_without_javascript_the_link_is_made_and_a_reload_brings_the_score(
     log_in(owner)
     board_url = start_match(owner, ["Ana", "Ben"])
     owner.click("#share-panel summary")
+    # Without JavaScript the closed panel holds a link to the board with the panel open.
+    owner.get_by_role("link", name="Show the share link and downloads").click()
+    expect(owner.locator("#share-panel details")).to_have_attribute("open", "")
     owner.get_by_role("button", name="Create a share link").click()
     owner.wait_for_url(re.compile(r".*\?panel=share#share-panel$"))
     share_url = owner.get_by_label("Share link").input_value()
