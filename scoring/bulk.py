@@ -3,7 +3,7 @@ in a fixed number of bulk inserts per chunk, with exactly the rows and derived n
 starting each match and recording its hands one by one through `services` would store.
 
 Ratings are left to the caller: replay them once at the end (`services.ratings_recompute`),
-since they depend on the order in which every match of the owner finished.
+since they depend on the order in which every match of the circle finished.
 """
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ from django.utils import timezone
 
 from scoring import rules, stats
 from scoring.inserts import insert_rows
-from scoring.models import Hand, Match, Player, Seat, Side, Tally
+from scoring.models import Circle, Hand, Match, Player, Seat, Side, Tally
 
 # Matches per round of inserts: a chunk's rows are kept in memory until written.
 CHUNK = 500
@@ -52,7 +52,9 @@ class BulkRefused(ValueError):
     """A match could not be written: the message says which and why."""
 
 
-def matches_create(owner: AbstractBaseUser, new: Iterable[NewMatch]) -> list[int]:
+def matches_create(
+    circle: Circle, new: Iterable[NewMatch], *, by: AbstractBaseUser | None = None
+) -> list[int]:
     """Write the matches, all or nothing, and bring the players' statistics up to date;
     returns the new matches' pks. `new` is read a chunk at a time (a generator keeps memory
     flat, however many matches).
@@ -68,16 +70,18 @@ def matches_create(owner: AbstractBaseUser, new: Iterable[NewMatch]) -> list[int
     created: list[int] = []
     with transaction.atomic():
         while chunk := list(islice(new, CHUNK)):
-            created += [match.pk for match in _create_chunk(owner, chunk, len(created))]
+            created += [match.pk for match in _create_chunk(circle, by, chunk, len(created))]
         stats.player_summaries_refresh(created)
     return created
 
 
-def _create_chunk(owner: AbstractBaseUser, new: Sequence[NewMatch], offset: int) -> list[Match]:
+def _create_chunk(
+    circle: Circle, by: AbstractBaseUser | None, new: Sequence[NewMatch], offset: int
+) -> list[Match]:
     now = timezone.now()
     scores = [spec.score or _score(spec, offset + index) for index, spec in enumerate(new)]
     matches = Match.objects.bulk_create(
-        _match_row(owner, spec, score, now) for spec, score in zip(new, scores, strict=True)
+        _match_row(circle, by, spec, score, now) for spec, score in zip(new, scores, strict=True)
     )
     # created_at is set to now on insert (auto_now_add): put the requested times back.
     dated = []
@@ -103,7 +107,7 @@ def _create_chunk(owner: AbstractBaseUser, new: Sequence[NewMatch], offset: int)
         for index, player in enumerate(players)
     )
     hands = Hand.objects.bulk_create(
-        Hand(match=match, number=index + 1, dealer_seat=_dealer(spec, index))
+        Hand(match=match, number=index + 1, dealer_seat=_dealer(spec, index), entered_by=by)
         for match, spec in zip(matches, new, strict=True)
         for index in range(len(spec.hands))
     )
@@ -161,7 +165,11 @@ def _dealer(spec: NewMatch, hand_index: int) -> int:
 
 
 def _match_row(
-    owner: AbstractBaseUser, spec: NewMatch, score: rules.MatchScore, now: datetime
+    circle: Circle,
+    by: AbstractBaseUser | None,
+    spec: NewMatch,
+    score: rules.MatchScore,
+    now: datetime,
 ) -> Match:
     """The match as `services` leaves it: rules, status, winner, outcome, hands and version."""
     seats = _seat_count(spec)
@@ -171,7 +179,8 @@ def _match_row(
     finished = status in (Match.Status.WON, Match.Status.ABANDONED)
     outcome = score.outcome
     return Match(
-        owner=owner,
+        circle=circle,
+        created_by=by,
         layout=Match.layout_for(len(spec.sides), len(spec.sides[0])),
         **Match.rules_fields(spec.rules),
         first_dealer_seat=spec.first_dealer % seats,

@@ -7,12 +7,11 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
-from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
 from django.utils import timezone
 
 from scoring import bulk, rules, services, stats
-from scoring.models import Match, Player
+from scoring.models import Circle, Match, Player
 
 NAMES = ["Ana", "Ben", "Cy", "Dee", "Eli", "Fay", "Gus", "Hana", "Ivo", "Jo"]
 SUITS = "SHDC"
@@ -88,12 +87,12 @@ def random_match(rng: random.Random, roster: list[Player], max_hands: int = 40) 
 
 
 def play_match(
-    rng: random.Random, owner: AbstractBaseUser, roster: list[Player], max_hands: int = 40
+    rng: random.Random, circle: Circle, roster: list[Player], max_hands: int = 40
 ) -> Match:
     """A random match recorded the normal way: started, then hand by hand through services."""
     demo = random_match(rng, roster, max_hands)
     match = services.match_start(
-        owner=owner,
+        circle=circle,
         variant=demo.variant,
         sides=demo.sides,
         first_dealer_seat=demo.first_dealer_seat,
@@ -107,7 +106,7 @@ def play_match(
 
 
 def seed(
-    owner: AbstractBaseUser,
+    circle: Circle,
     matches: int,
     *,
     seed: int = 1,
@@ -115,21 +114,21 @@ def seed(
     now: datetime | None = None,
     through_services: bool = False,
 ) -> int:
-    """Add `matches` random matches for `owner`, one every so often over the `days` days before
-    `now`, and replay the owner's ratings in the order they finished.
+    """Add `matches` random matches to `circle`, one every so often over the `days` days before
+    `now`, and replay the circle's ratings in the order they finished.
 
     The matches are written in bulk (scoring/bulk.py), as the services would store them;
     `through_services` records them hand by hand instead (slow; the bulk path is tested
     against it).
     """
     rng = random.Random(seed)
-    roster = [services.player_get_or_create(owner=owner, name=name) for name in NAMES]
+    roster = [services.player_get_or_create(circle=circle, name=name) for name in NAMES]
     start = (now or timezone.now()) - timedelta(days=days)
     step = timedelta(days=days) / max(matches, 1)
     if through_services:
         for index in range(matches):
             with transaction.atomic():
-                match = play_match(rng, owner, roster)
+                match = play_match(rng, circle, roster)
                 when = start + step * index
                 Match.objects.filter(pk=match.pk).update(
                     created_at=when,
@@ -152,6 +151,6 @@ def seed(
                     finished_at=when + FINISHED_AFTER,
                 )
 
-        bulk.matches_create(owner, new_matches())
-    services.ratings_recompute(owner=owner)
+        bulk.matches_create(circle, new_matches())
+    services.ratings_recompute(circle=circle)
     return matches

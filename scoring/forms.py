@@ -9,6 +9,7 @@ from django import forms
 from django.contrib.auth.forms import UserCreationForm
 from django.core.exceptions import ValidationError
 from django.core.files.uploadedfile import UploadedFile
+from django.db.models import QuerySet
 from django.template.defaultfilters import filesizeformat
 from django.utils.html import format_html_join
 from django.utils.safestring import mark_safe
@@ -77,9 +78,11 @@ class PlayerMergeForm(forms.Form):
         label=gettext_lazy("The same person as"), queryset=Player.objects.none()
     )
 
-    def __init__(self, *args: Any, owner: Any, source: Player, **kwargs: Any) -> None:
+    def __init__(
+        self, *args: Any, players: QuerySet[Player], source: Player, **kwargs: Any
+    ) -> None:
         super().__init__(*args, **kwargs)
-        self.fields["target"].queryset = Player.objects.filter(owner=owner).exclude(pk=source.pk)
+        self.fields["target"].queryset = players.exclude(pk=source.pk)
 
 
 class HistoryFilterForm(forms.Form):
@@ -102,9 +105,9 @@ class HistoryFilterForm(forms.Form):
         required=False,
     )
 
-    def __init__(self, *args: Any, owner: Any, **kwargs: Any) -> None:
+    def __init__(self, *args: Any, players: QuerySet[Player], **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self.fields["player"].queryset = Player.objects.filter(owner=owner)
+        self.fields["player"].queryset = players
 
     def filters(self) -> dict[str, Any]:
         data = self.cleaned_data

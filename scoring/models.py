@@ -17,12 +17,97 @@ from scoring.rating import DEFAULT_MU, DEFAULT_SIGMA
 PROVISIONAL_BELOW = 5  # finished matches before a rating counts as settled
 
 
-class Player(models.Model):
-    """A person at the table (not a login), in the roster of the user who keeps score."""
+class Circle(models.Model):
+    """A group of friends who share their players, matches and statistics. Every account has a
+    personal one (`personal_for`), made with the account and deleted with it."""
 
-    owner = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="players"
+    name = models.CharField(_("name"), max_length=60)
+    personal_for = models.OneToOneField(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        null=True,
+        blank=True,
+        related_name="personal_circle",
+        verbose_name=_("personal circle of"),
     )
+    created_at = models.DateTimeField(_("created"), auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("circle")
+        verbose_name_plural = _("circles")
+        ordering = ["name", "pk"]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class Membership(models.Model):
+    """An account in a circle, with its role and (optionally) the player who is them."""
+
+    class Role(models.TextChoices):
+        ADMIN = "admin", _("admin")
+        MEMBER = "member", _("member")
+
+    circle = models.ForeignKey(Circle, on_delete=models.CASCADE, related_name="memberships")
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="memberships"
+    )
+    role = models.CharField(_("role"), max_length=8, choices=Role.choices, default=Role.MEMBER)
+    # "This is me": the circle's player who is this account (one account per player).
+    player = models.OneToOneField(
+        "Player",
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="membership",
+        verbose_name=_("player"),
+    )
+    joined_at = models.DateTimeField(_("joined"), auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("membership")
+        verbose_name_plural = _("memberships")
+        ordering = ["circle", "joined_at", "pk"]
+        constraints = [
+            models.UniqueConstraint(fields=["circle", "user"], name="membership_once_per_circle"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.user} in {self.circle} ({self.role})"
+
+    @property
+    def is_admin(self) -> bool:
+        return self.role == self.Role.ADMIN
+
+
+class Invite(models.Model):
+    """A link that lets whoever holds it join a circle (with an account), until it expires, is
+    used up or is revoked."""
+
+    circle = models.ForeignKey(Circle, on_delete=models.CASCADE, related_name="invites")
+    token = models.CharField(max_length=64, unique=True)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="+"
+    )
+    created_at = models.DateTimeField(_("created"), auto_now_add=True)
+    expires_at = models.DateTimeField(_("expires"))
+    max_uses = models.PositiveIntegerField(_("uses allowed"), null=True, blank=True)  # None: any
+    uses = models.PositiveIntegerField(_("times used"), default=0)
+    revoked_at = models.DateTimeField(_("revoked"), null=True, blank=True)
+
+    class Meta:
+        verbose_name = _("invite")
+        verbose_name_plural = _("invites")
+        ordering = ["-created_at", "-pk"]
+
+    def __str__(self) -> str:
+        return f"{self.circle} ({self.token[:6]}…)"
+
+
+class Player(models.Model):
+    """A person at the table (not a login), in the roster of a circle."""
+
+    circle = models.ForeignKey(Circle, on_delete=models.CASCADE, related_name="players")
     name = models.CharField(_("name"), max_length=60)
     # casefold() of the name: SQLite's LOWER() only folds ASCII, and "Аня" and "аня" are one player.
     name_key = models.CharField(max_length=60, editable=False, default="")
@@ -39,7 +124,7 @@ class Player(models.Model):
         ordering = [Lower("name")]
         constraints = [
             models.UniqueConstraint(
-                fields=["owner", "name_key"], name="player_name_unique_per_owner"
+                fields=["circle", "name_key"], name="player_name_unique_per_circle"
             ),
         ]
 
@@ -87,8 +172,15 @@ class Match(models.Model):
         WON = rules.Status.WON, pgettext_lazy("match status", "won")
         ABANDONED = "abandoned", pgettext_lazy("match status", "abandoned")
 
-    owner = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="matches"
+    circle = models.ForeignKey(Circle, on_delete=models.CASCADE, related_name="matches")
+    # Who started it (the match stays with the circle when that account goes).
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="matches_started",
+        verbose_name=_("started by"),
     )
     variant = models.CharField(_("variant"), max_length=12, choices=Variant.choices)
     target = models.PositiveSmallIntegerField(_("target"), default=rules.DEFAULT_TARGET)
@@ -134,11 +226,11 @@ class Match(models.Model):
         verbose_name_plural = _("matches")
         ordering = ["-created_at", "-pk"]
         indexes = [
-            models.Index(fields=["owner", "-created_at"]),
-            models.Index(fields=["owner", "status", "finished_at"]),
+            models.Index(fields=["circle", "-created_at"], name="match_circle_newest"),
+            models.Index(fields=["circle", "status", "finished_at"], name="match_circle_finished"),
             # The history filtered by status, newest first (a rare status is not searched for
             # through every match).
-            models.Index(fields=["owner", "status", "-created_at"], name="match_status_newest"),
+            models.Index(fields=["circle", "status", "-created_at"], name="match_status_newest"),
         ]
 
     def __str__(self) -> str:
@@ -228,6 +320,23 @@ class Hand(models.Model):
     dealer_seat = models.PositiveSmallIntegerField(_("dealer's seat"))
     created_at = models.DateTimeField(_("created"), auto_now_add=True)
     updated_at = models.DateTimeField(_("updated"), auto_now=True)
+    entered_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("entered by"),
+    )
+    changed_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("last changed by"),
+    )
+    changed_at = models.DateTimeField(_("last changed"), null=True, blank=True)
 
     class Meta:
         verbose_name = _("hand")
@@ -277,6 +386,31 @@ class Tally(models.Model):
         return rules.Tally(
             self.cards, self.spades, self.big_casino, self.little_casino, self.aces, self.sweeps
         )
+
+
+class HandRevision(models.Model):
+    """A hand's tallies as they were before a change: the hand's edit history."""
+
+    hand = models.ForeignKey(Hand, on_delete=models.CASCADE, related_name="revisions")
+    # One list item per side, in side order: the tally fields as entered (matchdoc's tally JSON).
+    tallies = models.JSONField()
+    # Who had entered (or last changed) these tallies, and when.
+    by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    at = models.DateTimeField()
+    replaced_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    replaced_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("hand revision")
+        verbose_name_plural = _("hand revisions")
+        ordering = ["hand", "pk"]
+
+    def __str__(self) -> str:
+        return f"{self.hand} @ {self.replaced_at:%Y-%m-%d %H:%M}"
 
 
 class PlayerRating(models.Model):

@@ -8,7 +8,6 @@ from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from functools import cached_property
 
-from django.contrib.auth.models import AbstractBaseUser
 from django.db.models import (
     BooleanField,
     ExpressionWrapper,
@@ -24,6 +23,7 @@ from django.urls import reverse
 from scoring import rules
 from scoring.models import (
     PROVISIONAL_BELOW,
+    Circle,
     Hand,
     Match,
     Player,
@@ -191,11 +191,6 @@ class Board:
             [side.start_total for side in self.sides],
             *([tally.total_after for tally in row.tallies] for row in self.hands),
         ]
-
-
-def match_for_owner(owner: AbstractBaseUser, pk: int) -> Match:
-    """The owner's match, or 404 (another user's match does not exist for them)."""
-    return get_object_or_404(Match, pk=pk, owner=owner)
 
 
 def match_board(match: Match, *, latest: int | None = BOARD_HANDS) -> Board:
@@ -367,7 +362,7 @@ def _after(created_at: datetime, pk: int, *, on: str = "", pk_name: str = "pk") 
 
 
 def match_history(
-    owner: AbstractBaseUser,
+    circle: Circle,
     *,
     player: Player | None = None,
     variant: str = "",
@@ -375,7 +370,7 @@ def match_history(
     after: str = "",
     page: int | str = 1,
 ) -> HistoryPage:
-    """One page of the owner's matches, newest first, filtered by player, variant and status.
+    """One page of the circle's matches, newest first, filtered by player, variant and status.
 
     The page starts after the match named by `after` (a `history_cursor`), found through an
     index whatever the depth. Without one (an old link), page `page` is found by counting rows,
@@ -401,7 +396,7 @@ def match_history(
     else:
         offset = (number - 1) * HISTORY_PAGE_SIZE
     rows = (
-        Match.objects.filter(owner=owner)
+        Match.objects.filter(circle=circle)
         .filter(*conditions)
         .order_by(f"-{on}created_at", f"-{on}{pk_name}")
     )
@@ -421,10 +416,6 @@ def merge_preview(source: Player, target: Player) -> dict[str, object]:
         "matches": Seat.objects.filter(player=source).count(),
         "shared": shared_matches(source, target),
     }
-
-
-def player_for_owner(owner: AbstractBaseUser, pk: int) -> Player:
-    return get_object_or_404(Player, pk=pk, owner=owner)
 
 
 def shared_matches(first: Player, second: Player) -> list[int]:
@@ -586,15 +577,15 @@ def head_to_head(first: Player, second: Player, limit: int = 20) -> HeadToHead:
     return HeadToHead(first, second, played, first_won, second_won, rows)
 
 
-def leaderboard(owner: AbstractBaseUser) -> QuerySet[Player]:
-    """The owner's players by rating; those with fewer than 5 rated matches are provisional.
+def leaderboard(circle: Circle) -> QuerySet[Player]:
+    """The circle's players by rating; those with fewer than 5 rated matches are provisional.
 
     Players with no rated match yet (`rated` false) come after every rated one, by name: their
     0.0 is the starting point of the scale, not a rating, and must not outrank a rated player
     who has fallen below zero.
     """
     return (
-        Player.objects.filter(owner=owner)
+        Player.objects.filter(circle=circle)
         .annotate(
             rated=ExpressionWrapper(Q(rated_matches__gt=0), output_field=BooleanField()),
             provisional=ExpressionWrapper(
@@ -605,5 +596,5 @@ def leaderboard(owner: AbstractBaseUser) -> QuerySet[Player]:
     )
 
 
-def player_list(owner: AbstractBaseUser) -> QuerySet[Player]:
-    return Player.objects.filter(owner=owner)
+def player_list(circle: Circle) -> QuerySet[Player]:
+    return Player.objects.filter(circle=circle)

@@ -18,7 +18,19 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from scoring import bulk, matchdoc, rating, rules, selectors, stats
-from scoring.models import Hand, Match, Player, PlayerRating, Profile, Seat, Side, Tally, name_key
+from scoring.models import (
+    Circle,
+    Hand,
+    HandRevision,
+    Match,
+    Player,
+    PlayerRating,
+    Profile,
+    Seat,
+    Side,
+    Tally,
+    name_key,
+)
 
 
 class HandRefused(ValidationError):
@@ -47,35 +59,38 @@ def _name_taken(name: str) -> ValidationError:
     return ValidationError(_("You already have a player called %(name)s.") % {"name": name})
 
 
-def player_create(*, owner: AbstractBaseUser, name: str) -> Player:
-    """Add a player to the owner's roster; the name must be new (ignoring case)."""
+def player_create(*, circle: Circle, name: str, by: AbstractBaseUser | None = None) -> Player:
+    """Add a player to the circle's roster; the name must be new (ignoring case)."""
     name = name.strip()
-    if Player.objects.filter(owner=owner, name_key=name_key(name)).exists():
+    if Player.objects.filter(circle=circle, name_key=name_key(name)).exists():
         raise _name_taken(name)
     try:
         with transaction.atomic():
-            return Player.objects.create(owner=owner, name=name)
+            return Player.objects.create(circle=circle, name=name)
     except IntegrityError:  # the same name, created by a concurrent request
         raise _name_taken(name) from None
 
 
-def player_get_or_create(*, owner: AbstractBaseUser, name: str) -> Player:
-    """The owner's player of that name (ignoring case), created if new."""
+def player_get_or_create(
+    *, circle: Circle, name: str, by: AbstractBaseUser | None = None
+) -> Player:
+    """The circle's player of that name (ignoring case), created if new."""
     name = name.strip()
-    player = Player.objects.filter(owner=owner, name_key=name_key(name)).first()
+    player = Player.objects.filter(circle=circle, name_key=name_key(name)).first()
     if player is None:
         try:
             with transaction.atomic():
-                player = Player.objects.create(owner=owner, name=name)
+                player = Player.objects.create(circle=circle, name=name)
         except IntegrityError:  # created by a concurrent request
-            player = Player.objects.get(owner=owner, name_key=name_key(name))
+            player = Player.objects.get(circle=circle, name_key=name_key(name))
     return player
 
 
 @transaction.atomic
 def match_start(
     *,
-    owner: AbstractBaseUser,
+    circle: Circle,
+    by: AbstractBaseUser | None = None,
     variant: str,
     sides: Sequence[Sequence[Player]],
     first_dealer_seat: int = 0,
@@ -103,10 +118,13 @@ def match_start(
         raise ValidationError(_("Partnerships are two teams of two."))
     if match_rules.scoring is rules.Scoring.DIFFERENCE and len(sides) != 2:
         raise ValidationError(_("Difference scoring needs exactly two sides."))
+    if any(player.circle_id != circle.pk for players in sides for player in players):
+        raise ValidationError(_("Every player of a match must be of the match's circle."))
     seat_count = sum(len(players) for players in sides)
     totals = list(start_totals or [0] * len(sides))
     match = Match.objects.create(
-        owner=owner,
+        circle=circle,
+        created_by=by,
         layout=Match.layout_for(len(sides), len(sides[0])),
         **Match.rules_fields(match_rules),
         first_dealer_seat=first_dealer_seat % seat_count,
@@ -146,7 +164,13 @@ def _same_tallies(hand: Hand, tallies: Sequence[rules.Tally]) -> bool:
     return stored == list(tallies)
 
 
-def hand_record(*, match: Match, number: int, tallies: Sequence[rules.Tally]) -> HandRecorded:
+def hand_record(
+    *,
+    match: Match,
+    number: int,
+    tallies: Sequence[rules.Tally],
+    by: AbstractBaseUser | None = None,
+) -> HandRecorded:
     """Record hand `number` (the next one) and re-score the match.
 
     The same hand sent twice (double tap, two phones) is recorded once: a resend of an existing
@@ -155,7 +179,7 @@ def hand_record(*, match: Match, number: int, tallies: Sequence[rules.Tally]) ->
     """
     try:
         with transaction.atomic():
-            return _hand_insert(match, number, tallies)
+            return _hand_insert(match, number, tallies, by)
     except IntegrityError:
         # Two requests raced for the same hand number and the other one won.
         existing = Hand.objects.filter(match=match, number=number).first()
@@ -174,7 +198,9 @@ def _number_taken(match: Match, number: int) -> HandNumberTaken:
     return HandNumberTaken(number, match.hand_count + 1 if match.is_open else None)
 
 
-def _hand_insert(match: Match, number: int, tallies: Sequence[rules.Tally]) -> HandRecorded:
+def _hand_insert(
+    match: Match, number: int, tallies: Sequence[rules.Tally], by: AbstractBaseUser | None
+) -> HandRecorded:
     match = _locked(match)
     existing = Hand.objects.filter(match=match, number=number).first()
     if existing is not None:
@@ -197,7 +223,9 @@ def _hand_insert(match: Match, number: int, tallies: Sequence[rules.Tally]) -> H
         first_dealer=match.first_dealer_seat,
         hand_index=number - 1,
     )
-    hand = Hand.objects.create(match=match, number=number, dealer_seat=turn.dealer_seat)
+    hand = Hand.objects.create(
+        match=match, number=number, dealer_seat=turn.dealer_seat, entered_by=by
+    )
     _append_scored(match, hand, tallies)
     return HandRecorded(hand, created=True)
 
@@ -251,8 +279,15 @@ def _derive(row: Tally, breakdown: rules.Breakdown, total: int) -> bool:
 
 
 @transaction.atomic
-def hand_edit(*, match: Match, number: int, tallies: Sequence[rules.Tally]) -> Hand:
-    """Change an earlier hand's counts and re-score the whole match.
+def hand_edit(
+    *,
+    match: Match,
+    number: int,
+    tallies: Sequence[rules.Tally],
+    by: AbstractBaseUser | None = None,
+) -> Hand:
+    """Change an earlier hand's counts and re-score the whole match. The counts it had are kept
+    as a revision (the hand's edit history); a change to the same counts changes nothing.
 
     Refused when a later hand would then come after the winning one.
     """
@@ -260,6 +295,16 @@ def hand_edit(*, match: Match, number: int, tallies: Sequence[rules.Tally]) -> H
     hand = Hand.objects.get(match=match, number=number)
     _check(match, tallies)
     stored = list(hand.tallies.select_related("side").order_by("side__position"))
+    if [row.as_rules_tally() for row in stored] == list(tallies):
+        return hand
+    now = timezone.now()
+    HandRevision.objects.create(
+        hand=hand,
+        tallies=[matchdoc.tally_json(row.as_rules_tally()) for row in stored],
+        by_id=hand.changed_by_id if hand.changed_at else hand.entered_by_id,
+        at=hand.changed_at or hand.created_at,
+        replaced_by=by,
+    )
     for row, tally in zip(stored, tallies, strict=True):
         row.cards, row.spades, row.sweeps = tally.cards, tally.spades, tally.sweeps
         row.big_casino, row.little_casino, row.aces = (
@@ -270,7 +315,8 @@ def hand_edit(*, match: Match, number: int, tallies: Sequence[rules.Tally]) -> H
     Tally.objects.bulk_update(
         stored, ["cards", "spades", "big_casino", "little_casino", "aces", "sweeps"]
     )
-    hand.save(update_fields=["updated_at"])
+    hand.changed_by, hand.changed_at = by, now
+    hand.save(update_fields=["updated_at", "changed_by", "changed_at"])
     rescore(match)
     return hand
 
@@ -308,7 +354,7 @@ def match_abandon(*, match: Match) -> Match:
 
 
 @transaction.atomic
-def match_rematch(*, match: Match) -> Match:
+def match_rematch(*, match: Match, by: AbstractBaseUser | None = None) -> Match:
     """A new match with the same players, seats and rules; the next dealer deals first.
 
     A match has one rematch: asked again (a second phone, a resend), the first one is returned.
@@ -327,7 +373,8 @@ def match_rematch(*, match: Match) -> Match:
         hand_index=match.hand_count,
     )
     return match_start(
-        owner=match.owner,
+        circle=match.circle,
+        by=by,
         variant=match.variant,
         sides=[sides[position] for position in sorted(sides)],
         first_dealer_seat=turn.dealer_seat,
@@ -482,7 +529,7 @@ RATING_FIELDS = ["rating_mu", "rating_sigma", "rating", "rated_matches"]
 
 def _ratings_follow(match: Match, *, was_rated: bool) -> None:
     """A match's finishing ranks changed (it was won, un-won, or won differently): replay the
-    owner's ratings from the first match whose ratings that affects, in memory."""
+    circle's ratings from the first match whose ratings that affects, in memory."""
     if was_rated:
         cut = PlayerRating.objects.filter(match=match).aggregate(first=Min("pk"))["first"]
     else:
@@ -490,7 +537,7 @@ def _ratings_follow(match: Match, *, was_rated: bool) -> None:
     if match.status == Match.Status.WON:
         finished = match.finished_at
         later = (
-            PlayerRating.objects.filter(player__owner_id=match.owner_id)
+            PlayerRating.objects.filter(player__circle_id=match.circle_id)
             .filter(
                 Q(match__finished_at__gt=finished)
                 | Q(match__finished_at=finished, match__pk__gt=match.pk)
@@ -498,14 +545,14 @@ def _ratings_follow(match: Match, *, was_rated: bool) -> None:
             .aggregate(first=Min("pk"))["first"]
         )
         cut = later if cut is None else min(cut, later or cut)
-    ratings_replay(owner_id=match.owner_id, from_pk=cut, also=match)
+    ratings_replay(circle_id=match.circle_id, from_pk=cut, also=match)
 
 
-def ratings_replay(*, owner_id: int, from_pk: int | None, also: Match | None = None) -> None:
-    """Drop the owner's rating rows from `from_pk` on, then rate again, in the order they
+def ratings_replay(*, circle_id: int, from_pk: int | None, also: Match | None = None) -> None:
+    """Drop the circle's rating rows from `from_pk` on, then rate again, in the order they
     finished, the matches those rows were for and `also` (when won), from the ratings the
     players had before them. Without `from_pk` only `also` is rated (it is the latest)."""
-    stale = PlayerRating.objects.filter(player__owner_id=owner_id)
+    stale = PlayerRating.objects.filter(player__circle_id=circle_id)
     if from_pk is not None:
         stale = stale.filter(pk__gte=from_pk)
         replayed = set(stale.values_list("match_id", flat=True))
@@ -516,7 +563,7 @@ def ratings_replay(*, owner_id: int, from_pk: int | None, also: Match | None = N
         replayed.add(also.pk)
     replayed_matches = Match.objects.filter(pk__in=replayed, status=Match.Status.WON)
     if from_pk is not None:
-        players = list(Player.objects.filter(owner_id=owner_id))
+        players = list(Player.objects.filter(circle_id=circle_id))
     else:
         players = list(Player.objects.filter(seats__match__in=replayed_matches).distinct())
     _ratings_from_rows(players)
@@ -557,15 +604,15 @@ def _ratings_from_rows(players: Sequence[Player]) -> None:
         player.rated_matches = count
 
 
-def ratings_recompute(*, owner: AbstractBaseUser) -> None:
-    """Replay every won match of the owner, in the order they finished, into fresh ratings."""
-    PlayerRating.objects.filter(player__owner=owner).delete()
-    players = {player.pk: player for player in Player.objects.filter(owner=owner)}
+def ratings_recompute(*, circle: Circle) -> None:
+    """Replay every won match of the circle, in the order they finished, into fresh ratings."""
+    PlayerRating.objects.filter(player__circle=circle).delete()
+    players = {player.pk: player for player in Player.objects.filter(circle=circle)}
     for player in players.values():
         player.rating_mu, player.rating_sigma = rating.DEFAULT_MU, rating.DEFAULT_SIGMA
         player.rating, player.rated_matches = rating.Skill().rating, 0
     matches = (
-        Match.objects.filter(owner=owner, status=Match.Status.WON)
+        Match.objects.filter(circle=circle, status=Match.Status.WON)
         .order_by("finished_at", "pk")
         .prefetch_related("sides", "seats__side")
     )
@@ -580,9 +627,9 @@ def ratings_recompute(*, owner: AbstractBaseUser) -> None:
 
 
 def player_rename(*, player: Player, name: str) -> Player:
-    """Rename a player; the new name must not belong to another of the owner's players."""
+    """Rename a player; the new name must not belong to another player of the circle."""
     name = name.strip()
-    clash = Player.objects.filter(owner_id=player.owner_id, name_key=name_key(name))
+    clash = Player.objects.filter(circle_id=player.circle_id, name_key=name_key(name))
     clash = clash.exclude(pk=player.pk)
     if clash.exists():
         raise _name_taken(name)
@@ -608,7 +655,7 @@ def player_merge(*, source: Player, target: Player) -> Player:
 
     Refused when both sat at the same match: one person cannot hold two seats.
     """
-    if source.pk == target.pk or source.owner_id != target.owner_id:
+    if source.pk == target.pk or source.circle_id != target.circle_id:
         raise ValidationError(_("Choose two different players of yours."))
     shared = selectors.shared_matches(source, target)
     if shared:
@@ -624,7 +671,7 @@ def player_merge(*, source: Player, target: Player) -> Player:
     source.delete()
     _names_changed(Match.objects.filter(seats__player=target))
     stats.player_summaries_refresh(Match.objects.filter(seats__player=target))
-    ratings_recompute(owner=target.owner)
+    ratings_recompute(circle=target.circle)
     target.refresh_from_db()
     return target
 

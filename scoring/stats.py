@@ -9,7 +9,7 @@ match) and applies the difference to the per-player totals (`PlayerStat`, `Playe
 proportional to the matches given, not to the history, except when a winning streak has to be
 counted again (a match that finished before the player's latest one changed result).
 
-`player_summaries_rebuild(owner)` starts over from the stored matches (data migration, bulk
+`player_summaries_rebuild(circle)` starts over from the stored matches (data migration, bulk
 writes, `manage.py stats_rebuild`).
 """
 
@@ -20,11 +20,11 @@ from collections.abc import Iterable, Iterator, Sequence
 from datetime import datetime
 from typing import Any
 
-from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
 
 from scoring.inserts import insert_rows
 from scoring.models import (
+    Circle,
     Match,
     PlayerMatchStat,
     PlayerPairStat,
@@ -91,18 +91,18 @@ def player_summaries_refresh(matches: Match | int | Iterable[Match | int]) -> No
         refresh.finish()
 
 
-def player_summaries_rebuild(owner: AbstractBaseUser | None = None) -> None:
-    """Count the statistics of the owner's players (everyone's without an owner) from scratch."""
+def player_summaries_rebuild(circle: Circle | None = None) -> None:
+    """Count the statistics of the circle's players (everyone's without one) from scratch."""
     with transaction.atomic():
         models = (PlayerMatchStat, PlayerStat, PlayerRecordStat, PlayerPairStat)
         matches = Match.objects.order_by("pk")
-        if owner is None:
+        if circle is None:
             for model in models:
                 model.objects.all().delete()
         else:
             for model in models:
-                model.objects.filter(player__owner=owner).delete()
-            matches = matches.filter(owner=owner)
+                model.objects.filter(player__circle=circle).delete()
+            matches = matches.filter(circle=circle)
         player_summaries_refresh(matches.values_list("pk", flat=True))
 
 

@@ -25,7 +25,7 @@ from django.utils.translation import gettext as _
 
 from scoring import bulk, matchdoc, rules, selectors, services
 from scoring.matchdoc import DocumentError, MatchDoc
-from scoring.models import Hand, Match, Player, PlayerRating, Seat, Side, Tally, name_key
+from scoring.models import Circle, Hand, Match, Player, PlayerRating, Seat, Side, Tally, name_key
 
 # 32 random bytes from the OS's CSPRNG: 43 URL-safe characters, 256 bits nobody can guess.
 SHARE_TOKEN_BYTES = 32
@@ -65,10 +65,10 @@ def match_for_share_token(token: str) -> Match:
 # --- export --------------------------------------------------------------------------------------
 
 
-def _matches_for_export(owner: AbstractBaseUser | None) -> QuerySet[Match]:
+def _matches_for_export(circle: Circle | None) -> QuerySet[Match]:
     """Matches (oldest first, so an import re-creates them in the same order) with everything
     a document needs prefetched: five queries however many matches and hands."""
-    matches = Match.objects.all() if owner is None else Match.objects.filter(owner=owner)
+    matches = Match.objects.all() if circle is None else Match.objects.filter(circle=circle)
     return matches.order_by("created_at", "pk").prefetch_related(
         Prefetch("sides", queryset=Side.objects.order_by("position")),
         Prefetch("seats", queryset=Seat.objects.select_related("player", "side")),
@@ -99,23 +99,21 @@ def _match_doc(match: Match) -> MatchDoc:
 
 
 def iter_match_documents(
-    owner: AbstractBaseUser | None, *, pks: Iterable[int] | None = None
+    circle: Circle | None, *, pks: Iterable[int] | None = None
 ) -> Iterator[MatchDoc]:
-    """The owner's matches (everyone's when owner is None) as match documents, oldest first,
+    """The circle's matches (everyone's when circle is None) as match documents, oldest first,
     abandoned ones with their hands and `abandoned` true: read from the database in chunks of
     services.PREFETCH_CHUNK matches (five queries a chunk), one document at a time."""
-    matches = _matches_for_export(owner)
+    matches = _matches_for_export(circle)
     if pks is not None:
         matches = matches.filter(pk__in=list(pks))
     for match in matches.iterator(chunk_size=services.PREFETCH_CHUNK):
         yield _match_doc(match)
 
 
-def match_documents(
-    owner: AbstractBaseUser | None, *, pks: Iterable[int] | None = None
-) -> list[MatchDoc]:
+def match_documents(circle: Circle | None, *, pks: Iterable[int] | None = None) -> list[MatchDoc]:
     """`iter_match_documents`, as a list."""
-    return list(iter_match_documents(owner, pks=pks))
+    return list(iter_match_documents(circle, pks=pks))
 
 
 def export_json(docs: Sequence[MatchDoc], *, as_list: bool = True) -> list | dict:
@@ -180,8 +178,8 @@ class _Line:
         return text
 
 
-def iter_hands_csv(owner: AbstractBaseUser, *, pk: int | None = None) -> Iterator[str]:
-    """Every hand of the owner's matches (or of one) as CSV, a line at a time: one row per side
+def iter_hands_csv(circle: Circle, *, pk: int | None = None) -> Iterator[str]:
+    """Every hand of the circle's matches (or of one) as CSV, a line at a time: one row per side
     per hand, with the raw counts and the stored points, matches oldest first. Column names are
     the format's keys, so they stay English.
 
@@ -190,7 +188,7 @@ def iter_hands_csv(owner: AbstractBaseUser, *, pk: int | None = None) -> Iterato
     """
     writer = csv.writer(_Line(), lineterminator="\r\n")
     yield writer.writerow(HAND_CSV_COLUMNS)
-    matches = Match.objects.filter(owner=owner)
+    matches = Match.objects.filter(circle=circle)
     if pk is not None:
         matches = matches.filter(pk=pk)
     pks = list(matches.order_by("created_at", "pk").values_list("pk", flat=True))
@@ -234,9 +232,9 @@ def iter_hands_csv(owner: AbstractBaseUser, *, pk: int | None = None) -> Iterato
             )
 
 
-def hands_csv(owner: AbstractBaseUser, *, pk: int | None = None) -> str:
+def hands_csv(circle: Circle, *, pk: int | None = None) -> str:
     """`iter_hands_csv`, as one text."""
-    return "".join(iter_hands_csv(owner, pk=pk))
+    return "".join(iter_hands_csv(circle, pk=pk))
 
 
 # --- import --------------------------------------------------------------------------------------
@@ -273,7 +271,11 @@ def _read(text: str, translate: Callable[[str], str]) -> list[tuple[MatchDoc, ru
 
 
 def matches_import(
-    *, owner: AbstractBaseUser, text: str, translate: Callable[[str], str] = _
+    *,
+    circle: Circle,
+    text: str,
+    by: AbstractBaseUser | None = None,
+    translate: Callable[[str], str] = _,
 ) -> ImportResult:
     """Create the matches of a match document (one object or a list), all or nothing.
 
@@ -284,7 +286,7 @@ def matches_import(
     """
     scored = _read(text, translate)
     try:
-        return _import_docs(owner, scored)
+        return _import_docs(circle, by, scored)
     except (ValidationError, DatabaseError, bulk.BulkRefused) as error:
         # Checked documents should always store; if the database still says no (a number too
         # big for a column, say), the transaction is rolled back and nothing is kept.
@@ -298,16 +300,18 @@ def matches_import(
 
 @transaction.atomic
 def _import_docs(
-    owner: AbstractBaseUser, scored: Sequence[tuple[MatchDoc, rules.MatchScore]]
+    circle: Circle,
+    by: AbstractBaseUser | None,
+    scored: Sequence[tuple[MatchDoc, rules.MatchScore]],
 ) -> ImportResult:
     """Write the checked documents, with the scores worked out while checking them, by
     `bulk.matches_create` (a fixed number of bulk inserts per chunk of matches, the statistics
     brought up to date), then rate the won ones."""
-    known = Player.objects.filter(owner=owner).count()
-    roster = _roster(owner, [doc for doc, _score in scored])
+    known = Player.objects.filter(circle=circle).count()
+    roster = _roster(circle, [doc for doc, _score in scored])
     now = timezone.now()
     pks = bulk.matches_create(
-        owner,
+        circle,
         (
             bulk.NewMatch(
                 rules=doc.rules,
@@ -321,10 +325,11 @@ def _import_docs(
             )
             for doc, score in scored
         ),
+        by=by,
     )
     matches = _matches(pks)
-    _rate(owner, [match for match in matches if match.status == Match.Status.WON], now)
-    return ImportResult(matches, Player.objects.filter(owner=owner).count() - known)
+    _rate(circle, [match for match in matches if match.status == Match.Status.WON], now)
+    return ImportResult(matches, Player.objects.filter(circle=circle).count() - known)
 
 
 def _matches(pks: Sequence[int]) -> list[Match]:
@@ -335,22 +340,22 @@ def _matches(pks: Sequence[int]) -> list[Match]:
     return [by_pk[pk] for pk in pks]
 
 
-def _rate(owner: AbstractBaseUser, won: Sequence[Match], now: datetime) -> None:
+def _rate(circle: Circle, won: Sequence[Match], now: datetime) -> None:
     """Rate the imported won matches, in file order, from the players' current ratings.
 
-    They finished `now`, after every match already rated, so this is what replaying the owner's
+    They finished `now`, after every match already rated, so this is what replaying the circle's
     whole history would give (services.ratings_recompute), without replaying it: an import's
     cost does not grow with the history it joins.
     """
     if not won:
         return
-    rated = Match.objects.filter(owner=owner, status=Match.Status.WON).exclude(
+    rated = Match.objects.filter(circle=circle, status=Match.Status.WON).exclude(
         pk__in=[match.pk for match in won]
     )
     if rated.filter(finished_at__gt=now).exists():  # a clock that went back: replay it all
-        services.ratings_recompute(owner=owner)
+        services.ratings_recompute(circle=circle)
         return
-    players = {player.pk: player for player in Player.objects.filter(owner=owner)}
+    players = {player.pk: player for player in Player.objects.filter(circle=circle)}
     rows: list[PlayerRating] = []
     changed: set[Player] = set()
     for start in range(0, len(won), services.PREFETCH_CHUNK):
@@ -364,18 +369,18 @@ def _rate(owner: AbstractBaseUser, won: Sequence[Match], now: datetime) -> None:
     Player.objects.bulk_update(changed, services.RATING_FIELDS, batch_size=1000)
 
 
-def _roster(owner: AbstractBaseUser, docs: Sequence[MatchDoc]) -> dict[str, Player]:
-    """The owner's players by name key (case-folded, any script), with the new names added."""
-    roster = {player.name_key: player for player in Player.objects.filter(owner=owner)}
+def _roster(circle: Circle, docs: Sequence[MatchDoc]) -> dict[str, Player]:
+    """The circle's players by name key (case-folded, any script), with the new names added."""
+    roster = {player.name_key: player for player in Player.objects.filter(circle=circle)}
     new: dict[str, Player] = {}
     for doc in docs:
         for names in doc.sides:
             for name in names:
                 key = name_key(name)
                 if key not in roster and key not in new:
-                    new[key] = Player(owner=owner, name=name, name_key=key)
+                    new[key] = Player(circle=circle, name=name, name_key=key)
     if new:
         # A name added meanwhile by another request is left as it is, and used.
         Player.objects.bulk_create(new.values(), ignore_conflicts=True)
-        roster = {player.name_key: player for player in Player.objects.filter(owner=owner)}
+        roster = {player.name_key: player for player in Player.objects.filter(circle=circle)}
     return roster

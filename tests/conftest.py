@@ -31,14 +31,19 @@ def user_client(client, user):
 def players(user):
     from scoring import services
 
-    return [services.player_create(owner=user, name=name) for name in ("Ana", "Ben", "Cy", "Dee")]
+    return [
+        services.player_create(circle=user.personal_circle, name=name)
+        for name in ("Ana", "Ben", "Cy", "Dee")
+    ]
 
 
 @pytest.fixture
 def casino_match(user, players):
     from scoring import services
 
-    return services.match_start(owner=user, variant="casino", sides=[[players[0]], [players[1]]])
+    return services.match_start(
+        circle=user.personal_circle, variant="casino", sides=[[players[0]], [players[1]]]
+    )
 
 
 @pytest.fixture(autouse=True)

@@ -95,9 +95,11 @@ class World:
 
 def build_world(owner: Any, other: Any, name: str, opponent_name: str) -> World:
     """The owner's match between `name` and `opponent_name`, one hand played, shared."""
-    player = services.player_create(owner=owner, name=name)
-    opponent = services.player_create(owner=owner, name=opponent_name)
-    match = services.match_start(owner=owner, variant="casino", sides=[[player], [opponent]])
+    player = services.player_create(circle=owner.personal_circle, name=name)
+    opponent = services.player_create(circle=owner.personal_circle, name=opponent_name)
+    match = services.match_start(
+        circle=owner.personal_circle, variant="casino", sides=[[player], [opponent]]
+    )
     services.hand_record(match=match, number=1, tallies=FIRST_8)
     Match.objects.filter(pk=match.pk).update(share_token=f"share-token-{match.pk}")
     match.refresh_from_db()
@@ -153,12 +155,12 @@ def url_for(route: Route, world: World, **override: Any) -> str:
 
 
 def owner_snapshot(owner: Any) -> dict[str, list[dict[str, Any]]]:
-    """Every row of the scoring app that belongs to `owner` (found by following foreign keys)."""
+    """Every row of the scoring app in `owner`'s circle (found by following foreign keys)."""
     snapshot = {}
     for model in apps.get_app_config("scoring").get_models():
         path = _path_to_owner(model)
         if path:
-            rows = model.objects.filter(**{path: owner}).order_by("pk").values()
+            rows = model.objects.filter(**{path: owner.personal_circle}).order_by("pk").values()
             snapshot[model.__name__] = list(rows)
     return snapshot
 
@@ -166,8 +168,8 @@ def owner_snapshot(owner: Any) -> dict[str, list[dict[str, Any]]]:
 def _path_to_owner(model: type[Model], depth: int = 3) -> str | None:
     fields = [field for field in model._meta.get_fields() if field.many_to_one]
     for field in fields:
-        if field.name == "owner":
-            return "owner"
+        if field.name == "circle":
+            return "circle"
     if depth == 0:
         return None
     for field in fields:

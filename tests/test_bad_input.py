@@ -175,16 +175,21 @@ class HandEntryBadInput(TestCase):
         cls.owner = users.create_user(username="ana", password="casino-pass-1")
         stranger = users.create_user(username="mallory", password="casino-pass-2")
         ana, ben, cy = (
-            services.player_create(owner=cls.owner, name=n) for n in ("Ana", "Ben", "Cy")
+            services.player_create(circle=cls.owner.personal_circle, name=n)
+            for n in ("Ana", "Ben", "Cy")
         )
-        cls.two = services.match_start(owner=cls.owner, variant="casino", sides=[[ana], [ben]])
+        cls.two = services.match_start(
+            circle=cls.owner.personal_circle, variant="casino", sides=[[ana], [ben]]
+        )
         services.hand_record(match=cls.two, number=1, tallies=FIRST_8)
         cls.three = services.match_start(
-            owner=cls.owner, variant="royal", sides=[[ana], [ben], [cy]]
+            circle=cls.owner.personal_circle, variant="royal", sides=[[ana], [ben], [cy]]
         )
-        eve = services.player_create(owner=stranger, name="Eve")
-        dan = services.player_create(owner=stranger, name="Dan")
-        cls.strangers = services.match_start(owner=stranger, variant="casino", sides=[[eve], [dan]])
+        eve = services.player_create(circle=stranger.personal_circle, name="Eve")
+        dan = services.player_create(circle=stranger.personal_circle, name="Dan")
+        cls.strangers = services.match_start(
+            circle=stranger.personal_circle, variant="casino", sides=[[eve], [dan]]
+        )
 
     @BAD_INPUT
     @given(
@@ -349,7 +354,7 @@ class MatchSetupBadInput(TestCase):
             assert snapshot() == before, "a refused match changed the database"
             return
         event("match stored")
-        match = Match.objects.get(owner=self.owner)
+        match = Match.objects.get(circle=self.owner.personal_circle)
         assert response.status_code == 302 and response["Location"] == match.get_absolute_url()
         made = rules.Rules.make(
             expected["variant"],
@@ -373,7 +378,9 @@ class MatchSetupBadInput(TestCase):
         assert match.first_dealer_seat == int(expected["first_dealer"])
         seats = match.seats.select_related("player").order_by("seat")
         assert [seat.player.name for seat in seats] == expected["names"]
-        assert Player.objects.filter(owner=self.owner).count() == len(expected["names"])
+        assert Player.objects.filter(circle=self.owner.personal_circle).count() == len(
+            expected["names"]
+        )
         starts = list(match.sides.order_by("position").values_list("start_total", flat=True))
         assert starts == expected["start"]
         assert match.status == expected["status"]

@@ -59,7 +59,7 @@ def test_a_rename_is_on_every_board_at_once_and_an_open_board_hears_of_it(
 
 
 def test_a_merge_gives_the_boards_a_new_version(user, casino_match):
-    twin = services.player_create(owner=user, name="Ana Twin")
+    twin = services.player_create(circle=user.personal_circle, name="Ana Twin")
     version = casino_match.version
     services.player_merge(source=Player.objects.get(name="Ana"), target=twin)
     casino_match.refresh_from_db()

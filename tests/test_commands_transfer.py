@@ -56,8 +56,11 @@ def test_export_prints_a_list_of_documents_with_results(played):
 
 
 def test_export_owner_keeps_to_that_users_matches(played, other_user):
-    mo, zed = (services.player_create(owner=other_user, name=name) for name in ("Mo", "Zed"))
-    services.match_start(owner=other_user, variant="royal", sides=[[mo], [zed]])
+    mo, zed = (
+        services.player_create(circle=other_user.personal_circle, name=name)
+        for name in ("Mo", "Zed")
+    )
+    services.match_start(circle=other_user.personal_circle, variant="royal", sides=[[mo], [zed]])
     assert len(json.loads(run("export_matches")[1])) == 2
     (only,) = json.loads(run("export_matches", "--owner", "mallory")[1])
     assert only["rules"]["variant"] == "royal"
@@ -80,9 +83,9 @@ def test_export_for_an_unknown_user_exits_2(played):
 
 
 def test_export_text_is_what_it_was_before_it_was_streamed(played, tmp_path):
-    emile = services.player_create(owner=played.owner, name="Émile")
-    ben = Player.objects.get(owner=played.owner, name="Ben")
-    services.match_start(owner=played.owner, variant="dominican", sides=[[emile], [ben]])
+    emile = services.player_create(circle=played.circle, name="Émile")
+    ben = Player.objects.get(circle=played.circle, name="Ben")
+    services.match_start(circle=played.circle, variant="dominican", sides=[[emile], [ben]])
     expected = old_export_text(None)
     assert run("export_matches")[1] == expected
     target = tmp_path / "out.json"
@@ -136,8 +139,10 @@ def test_import_creates_the_matches_for_the_owner(user, tmp_path):
     code, out, err = run("import_matches", path, "--owner", "ana")
     assert (code, err) == (0, "")
     assert "2 matches imported" in out and "3 new players" in out
-    assert Match.objects.filter(owner=user).count() == 2
-    assert set(Player.objects.filter(owner=user).values_list("name", flat=True)) == {
+    assert Match.objects.filter(circle=user.personal_circle).count() == 2
+    assert set(
+        Player.objects.filter(circle=user.personal_circle).values_list("name", flat=True)
+    ) == {
         "Ana",
         "Ben",
         "Cy",
@@ -147,14 +152,14 @@ def test_import_creates_the_matches_for_the_owner(user, tmp_path):
 def test_import_reads_standard_input(user):
     code, _, err = run("import_matches", "-", "--owner", "ana", stdin=json.dumps(document()))
     assert (code, err) == (0, "")
-    assert Match.objects.filter(owner=user).count() == 1
+    assert Match.objects.filter(circle=user.personal_circle).count() == 1
 
 
 def test_import_ignores_result_and_recomputes_it(user, tmp_path):
     doc = document([PLAIN])
     doc["result"] = {"totals": [99, 0], "status": "won", "winner": 0, "hands": []}
     assert run("import_matches", write(tmp_path, doc), "--owner", "ana")[0] == 0
-    match = Match.objects.get(owner=user)
+    match = Match.objects.get(circle=user.personal_circle)
     assert list(match.sides.values_list("total", flat=True)) == [8, 3]
     assert match.status == "playing"
 
@@ -246,7 +251,7 @@ def test_import_above_the_limits_exits_2_before_touching_the_database(user, tmp_
 def test_abandoned_and_first_dealer_round_trip_through_the_commands(user, other_user, tmp_path):
     doc = {**document([PLAIN]), "abandoned": True, "first_dealer": 1}
     assert run("import_matches", write(tmp_path, [doc]), "--owner", "ana")[0] == 0
-    match = Match.objects.get(owner=user)
+    match = Match.objects.get(circle=user.personal_circle)
     assert (match.status, match.first_dealer_seat) == ("abandoned", 1)
     code, out, _ = run("export_matches", "--owner", "ana")
     assert code == 0

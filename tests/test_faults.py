@@ -194,7 +194,7 @@ def phones(live_server: Any, user: Any) -> list[Phone]:
 def long_match(user: Any, players: list[Any]) -> Match:
     """Played to 99, so no test here plays it to the end."""
     return services.match_start(
-        owner=user, variant="casino", sides=[[players[0]], [players[1]]], target=99
+        circle=user.personal_circle, variant="casino", sides=[[players[0]], [players[1]]], target=99
     )
 
 

@@ -59,12 +59,12 @@ def _derived_state(match: Match) -> dict:
 def _ratings(owner) -> dict:
     return {
         "players": list(
-            Player.objects.filter(owner=owner)
+            Player.objects.filter(circle=owner.personal_circle)
             .order_by("pk")
             .values_list("pk", "rating_mu", "rating_sigma", "rating", "rated_matches")
         ),
         "trend": list(
-            PlayerRating.objects.filter(player__owner=owner)
+            PlayerRating.objects.filter(player__circle=owner.personal_circle)
             .order_by("pk")
             .values_list("player_id", "match_id", "mu", "sigma", "rating")
         ),
@@ -75,7 +75,7 @@ def _statistics(owner) -> dict:
     """Every per-player statistics row of the owner's players, without ids."""
     tables = {}
     for model in (PlayerMatchStat, PlayerStat, PlayerRecordStat, PlayerPairStat):
-        rows = model.objects.filter(player__owner=owner).values()
+        rows = model.objects.filter(player__circle=owner.personal_circle).values()
         tables[model.__name__] = sorted(
             tuple(sorted((k, v) for k, v in row.items() if k != "id")) for row in rows
         )
@@ -94,12 +94,15 @@ class IncrementalIsAFullRescore(TestCase):
     )
     def test_any_order_of_changes_stores_what_a_full_rescore_would(self, setups, steps):
         owner = get_user_model().objects.create_user(username=f"u{random.random()}")
-        roster = [services.player_create(owner=owner, name=name) for name in demo.NAMES[:4]]
+        roster = [
+            services.player_create(circle=owner.personal_circle, name=name)
+            for name in demo.NAMES[:4]
+        ]
         matches = []
         for variant, target, start, sides, several_reach in setups:
             matches.append(
                 services.match_start(
-                    owner=owner,
+                    circle=owner.personal_circle,
                     variant=variant,
                     sides=[[player] for player in roster[:sides]],
                     target=target,
@@ -135,10 +138,10 @@ class IncrementalIsAFullRescore(TestCase):
                 services.rescore(each)  # from scratch, and it must change nothing
                 assert _derived_state(each) == stored
             ratings = _ratings(owner)
-            services.ratings_recompute(owner=owner)
+            services.ratings_recompute(circle=owner.personal_circle)
             assert _ratings(owner) == ratings
             statistics = _statistics(owner)
-            stats.player_summaries_rebuild(owner)
+            stats.player_summaries_rebuild(owner.personal_circle)
             assert _statistics(owner) == statistics
 
 
@@ -150,9 +153,9 @@ def test_appending_writes_only_the_new_rows_and_the_totals(casino_match):
         if not casino_match.is_open:
             break
     casino_match = services.match_start(
-        owner=casino_match.owner,
+        circle=casino_match.circle,
         variant="casino",
-        sides=[[p] for p in Player.objects.filter(owner=casino_match.owner)[:2]],
+        sides=[[p] for p in Player.objects.filter(circle=casino_match.circle)[:2]],
         target=999,
     )
     from django.db import connection
@@ -171,11 +174,11 @@ def test_appending_writes_only_the_new_rows_and_the_totals(casino_match):
 
 
 def test_editing_the_last_hand_rewrites_only_its_own_rows(casino_match):
-    owner = casino_match.owner
+    owner = casino_match.circle.personal_for
     match = services.match_start(
-        owner=owner,
+        circle=owner.personal_circle,
         variant="casino",
-        sides=[[p] for p in Player.objects.filter(owner=owner)[:2]],
+        sides=[[p] for p in Player.objects.filter(circle=owner.personal_circle)[:2]],
         target=999,
     )
     rng = random.Random(3)

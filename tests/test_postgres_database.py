@@ -38,7 +38,7 @@ def test_the_migrations_match_the_models() -> None:
 @pytest.fixture
 def long_match(user: Any, players: list[Any]) -> Match:
     return services.match_start(
-        owner=user, variant="casino", sides=[[players[0]], [players[1]]], target=99
+        circle=user.personal_circle, variant="casino", sides=[[players[0]], [players[1]]], target=99
     )
 
 

@@ -22,7 +22,7 @@ def _totals(match: Match) -> list[int]:
 
 def test_match_start_seats_partners_opposite(user, players):
     match = services.match_start(
-        owner=user,
+        circle=user.personal_circle,
         variant="casino",
         sides=[[players[0], players[2]], [players[1], players[3]]],
     )
@@ -35,16 +35,21 @@ def test_match_start_seats_partners_opposite(user, players):
 
 def test_match_start_takes_variant_defaults(user, players):
     match = services.match_start(
-        owner=user, variant="dominican", sides=[[players[0]], [players[1]]]
+        circle=user.personal_circle, variant="dominican", sides=[[players[0]], [players[1]]]
     )
     assert (match.sweeps, match.several_reach, match.target) == ("cancel", "highest", 21)
-    royal = services.match_start(owner=user, variant="royal", sides=[[players[0]], [players[1]]])
+    royal = services.match_start(
+        circle=user.personal_circle, variant="royal", sides=[[players[0]], [players[1]]]
+    )
     assert royal.several_reach == "count-out"
 
 
 def test_match_start_with_start_totals(user, players):
     match = services.match_start(
-        owner=user, variant="casino", sides=[[players[0]], [players[1]]], start_totals=[15, 9]
+        circle=user.personal_circle,
+        variant="casino",
+        sides=[[players[0]], [players[1]]],
+        start_totals=[15, 9],
     )
     assert _totals(match) == [15, 9]
     _record(match, FIRST_8)
@@ -55,7 +60,10 @@ def test_match_start_with_start_totals(user, players):
 def test_difference_scoring_needs_two_sides(user, players):
     with pytest.raises(services.ValidationError):
         services.match_start(
-            owner=user, variant="casino", sides=[[p] for p in players[:3]], scoring="difference"
+            circle=user.personal_circle,
+            variant="casino",
+            sides=[[p] for p in players[:3]],
+            scoring="difference",
         )
 
 
@@ -211,11 +219,11 @@ def test_rematch_same_players_next_dealer(casino_match):
 
 
 def test_player_names_unique_ignoring_case(user):
-    services.player_create(owner=user, name="Ana")
+    services.player_create(circle=user.personal_circle, name="Ana")
     with pytest.raises(services.ValidationError):
-        services.player_create(owner=user, name="  ana ")
-    assert services.player_get_or_create(owner=user, name="ANA").name == "Ana"
-    assert Player.objects.filter(owner=user).count() == 1
+        services.player_create(circle=user.personal_circle, name="  ana ")
+    assert services.player_get_or_create(circle=user.personal_circle, name="ANA").name == "Ana"
+    assert Player.objects.filter(circle=user.personal_circle).count() == 1
 
 
 def test_failure_after_hand_row_leaves_nothing_partial(casino_match, monkeypatch):
@@ -233,7 +241,9 @@ def test_failure_after_hand_row_leaves_nothing_partial(casino_match, monkeypatch
 @pytest.mark.django_db(transaction=True)
 @pytest.mark.parametrize("second", [FIRST_8, SECOND_8], ids=["same-counts", "other-counts"])
 def test_concurrent_submissions_of_one_hand_record_it_once(user, players, second):
-    match = services.match_start(owner=user, variant="casino", sides=[[players[0]], [players[1]]])
+    match = services.match_start(
+        circle=user.personal_circle, variant="casino", sides=[[players[0]], [players[1]]]
+    )
     barrier = threading.Barrier(2)
     outcomes: list[object] = []
 
@@ -262,10 +272,10 @@ def test_concurrent_submissions_of_one_hand_record_it_once(user, players, second
 
 
 def test_player_names_unique_ignoring_case_in_any_script(user):
-    services.player_create(owner=user, name="Аня")
+    services.player_create(circle=user.personal_circle, name="Аня")
     with pytest.raises(services.ValidationError):
-        services.player_create(owner=user, name="АНЯ")
-    assert services.player_get_or_create(owner=user, name="аня").name == "Аня"
-    assert services.player_get_or_create(owner=user, name="ÉMILE").name == "ÉMILE"
-    assert services.player_get_or_create(owner=user, name="émile").name == "ÉMILE"
-    assert Player.objects.filter(owner=user).count() == 2
+        services.player_create(circle=user.personal_circle, name="АНЯ")
+    assert services.player_get_or_create(circle=user.personal_circle, name="аня").name == "Аня"
+    assert services.player_get_or_create(circle=user.personal_circle, name="ÉMILE").name == "ÉMILE"
+    assert services.player_get_or_create(circle=user.personal_circle, name="émile").name == "ÉMILE"
+    assert Player.objects.filter(circle=user.personal_circle).count() == 2

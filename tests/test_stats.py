@@ -12,7 +12,7 @@ pytestmark = pytest.mark.django_db
 
 
 def _play(owner, variant, sides, hands):
-    match = services.match_start(owner=owner, variant=variant, sides=sides)
+    match = services.match_start(circle=owner.personal_circle, variant=variant, sides=sides)
     for number, hand in enumerate(hands, start=1):
         services.hand_record(match=match, number=number, tallies=hand)
     match.refresh_from_db()
@@ -104,7 +104,7 @@ def test_ratings_follow_openskill_in_match_order(history, players):
 
 def test_recompute_gives_the_same_ratings_as_updates(history, user):
     before = {p.name: (p.rating_mu, p.rating_sigma) for p in Player.objects.all()}
-    services.ratings_recompute(owner=user)
+    services.ratings_recompute(circle=user.personal_circle)
     for player in Player.objects.all():
         assert (player.rating_mu, player.rating_sigma) == pytest.approx(before[player.name])
     assert PlayerRating.objects.count() == 8
@@ -118,13 +118,13 @@ def test_deleting_the_winning_hand_unrates_the_match(history, players, user):
 
 
 def test_leaderboard_orders_by_rating_and_marks_provisional(history, user, players):
-    board = list(selectors.leaderboard(user))
+    board = list(selectors.leaderboard(user.personal_circle))
     ratings = [p.rating for p in board]
     assert ratings == sorted(ratings, reverse=True)
     assert all(p.provisional for p in board)  # nobody has 5 finished matches yet
     for _ in range(2):
         _play(user, "casino", [[players[0]], [players[1]]], [FIRST_11, FIRST_11])
-    board = {p.name: p for p in selectors.leaderboard(user)}
+    board = {p.name: p for p in selectors.leaderboard(user.personal_circle)}
     assert {name for name, p in board.items() if not p.provisional} == {"Ana", "Ben"}
 
 
@@ -137,7 +137,7 @@ def test_rename_refuses_a_name_in_use(players):
 
 def test_merge_moves_matches_and_recomputes(history, players, user):
     ana, _, _, dee = players
-    twin = services.player_create(owner=user, name="D.")
+    twin = services.player_create(circle=user.personal_circle, name="D.")
     extra = _play(user, "casino", [[twin], [ana]], [FIRST_11, FIRST_11])
     preview = selectors.merge_preview(twin, dee)
     assert (preview["matches"], preview["shared"]) == (1, [])
@@ -163,7 +163,7 @@ def test_long_histories_are_walked_in_chunks(user, players):
     now = timezone.now()
     matches = Match.objects.bulk_create(
         Match(
-            owner=user,
+            circle=user.personal_circle,
             variant="casino",
             sweeps="count",
             several_reach="highest",
@@ -185,6 +185,6 @@ def test_long_histories_are_walked_in_chunks(user, players):
         Seat(match=side.match, side=side, player=(ana, ben)[side.position], seat=side.position)
         for side in sides
     )
-    services.ratings_recompute(owner=user)
+    services.ratings_recompute(circle=user.personal_circle)
     assert Player.objects.get(pk=ana.pk).rated_matches == 600
-    assert len(transfer.match_documents(user)) == 600
+    assert len(transfer.match_documents(user.personal_circle)) == 600

@@ -184,7 +184,7 @@ def _close(kept, reference):
 
 
 def _assert_pages_match_reference(owner):
-    players = list(Player.objects.filter(owner=owner))
+    players = list(Player.objects.filter(circle=owner.personal_circle))
     for player in players:
         kept, reference = _kept_stats(player), _reference_stats(player)
         for name in ("points_per_hand", "aces_per_hand", "sweeps_per_hand", "shares"):
@@ -211,8 +211,8 @@ KEPT_MODELS = (PlayerMatchStat, PlayerStat, PlayerRecordStat, PlayerPairStat)
 def _stored(owner, models):
     """Every stored field of the owner's rows, with pks replaced by what they point at (a
     match's place in the history, a side's position, a hand's number, a player's name)."""
-    names = {p.pk: p.name for p in Player.objects.filter(owner=owner)}
-    matches = list(Match.objects.filter(owner=owner).order_by("created_at", "pk"))
+    names = {p.pk: p.name for p in Player.objects.filter(circle=owner.personal_circle)}
+    matches = list(Match.objects.filter(circle=owner.personal_circle).order_by("created_at", "pk"))
     keys = {
         "match": {m.pk: index for index, m in enumerate(matches)},
         "player": names,
@@ -221,28 +221,33 @@ def _stored(owner, models):
     keys["rematch_of"] = keys["match"]
     keys["side"] = {
         s.pk: (keys["match"][s.match_id], s.position)
-        for s in Side.objects.filter(match__owner=owner)
+        for s in Side.objects.filter(match__circle=owner.personal_circle)
     }
     keys["hand"] = {
-        h.pk: (keys["match"][h.match_id], h.number) for h in Hand.objects.filter(match__owner=owner)
+        h.pk: (keys["match"][h.match_id], h.number)
+        for h in Hand.objects.filter(match__circle=owner.personal_circle)
     }
     by_owner = {
-        Match: Match.objects.filter(owner=owner),
-        Player: Player.objects.filter(owner=owner),
-        Side: Side.objects.filter(match__owner=owner),
-        Seat: Seat.objects.filter(match__owner=owner),
-        Hand: Hand.objects.filter(match__owner=owner),
-        Tally: Tally.objects.filter(hand__match__owner=owner),
-        PlayerRating: PlayerRating.objects.filter(player__owner=owner),
+        Match: Match.objects.filter(circle=owner.personal_circle),
+        Player: Player.objects.filter(circle=owner.personal_circle),
+        Side: Side.objects.filter(match__circle=owner.personal_circle),
+        Seat: Seat.objects.filter(match__circle=owner.personal_circle),
+        Hand: Hand.objects.filter(match__circle=owner.personal_circle),
+        Tally: Tally.objects.filter(hand__match__circle=owner.personal_circle),
+        PlayerRating: PlayerRating.objects.filter(player__circle=owner.personal_circle),
     }
     stored = {}
     for model in models:
-        rows = by_owner[model] if model in by_owner else model.objects.filter(player__owner=owner)
+        rows = (
+            by_owner[model]
+            if model in by_owner
+            else model.objects.filter(player__circle=owner.personal_circle)
+        )
         values = []
         for obj in rows.order_by("pk"):
             row = {}
             for field in model._meta.concrete_fields:
-                if field.name in ("id", "owner") or (
+                if field.name in ("id", "circle", "created_by", "entered_by") or (
                     # When the row was written: now, whichever way it is written.
                     model in (Hand, Player) and field.name in ("created_at", "updated_at")
                 ):
@@ -265,15 +270,15 @@ WRITTEN = (Match, Side, Seat, Hand, Tally, Player, PlayerRating)
 def test_bulk_seed_stores_exactly_what_recording_hand_by_hand_stores(django_user_model):
     by_services = django_user_model.objects.create(username="one-by-one")
     in_bulk = django_user_model.objects.create(username="in-bulk")
-    demo.seed(by_services, 12, seed=19, now=NOW, through_services=True)
-    demo.seed(in_bulk, 12, seed=19, now=NOW)
+    demo.seed(by_services.personal_circle, 12, seed=19, now=NOW, through_services=True)
+    demo.seed(in_bulk.personal_circle, 12, seed=19, now=NOW)
 
     # The sample has every table layout, every variant, won and abandoned matches.
-    matches = Match.objects.filter(owner=in_bulk)
+    matches = Match.objects.filter(circle=in_bulk.personal_circle)
     assert set(matches.values_list("layout", flat=True)) == {"2", "3", "4", "teams"}
     assert set(matches.values_list("variant", flat=True)) == {"casino", "royal", "dominican"}
     assert set(matches.values_list("status", flat=True)) == {"won", "abandoned"}
-    assert Tally.objects.filter(hand__match__owner=in_bulk).count() > 50
+    assert Tally.objects.filter(hand__match__circle=in_bulk.personal_circle).count() > 50
 
     expected = _stored(by_services, WRITTEN + KEPT_MODELS)
     assert _stored(in_bulk, WRITTEN + KEPT_MODELS) == expected
@@ -282,7 +287,7 @@ def test_bulk_seed_stores_exactly_what_recording_hand_by_hand_stores(django_user
 
 def _services_match(owner, spec):
     match = services.match_start(
-        owner=owner,
+        circle=owner.personal_circle,
         variant=spec.rules.variant,
         sides=spec.sides,
         first_dealer_seat=spec.first_dealer,
@@ -309,7 +314,7 @@ def test_bulk_matches_with_options_start_totals_and_ties(django_user_model):
 
     def specs(owner):
         ana, ben, cy, dee = (
-            services.player_get_or_create(owner=owner, name=name)
+            services.player_get_or_create(circle=owner.personal_circle, name=name)
             for name in ("Ana", "Ben", "Cy", "Dee")
         )
         royal = rules.Rules.make("royal")
@@ -351,12 +356,14 @@ def test_bulk_matches_with_options_start_totals_and_ties(django_user_model):
 
     for spec in dated(specs(by_services)):
         _services_match(by_services, spec)
-    bulk.matches_create(in_bulk, dated(specs(in_bulk)))
+    bulk.matches_create(in_bulk.personal_circle, dated(specs(in_bulk)))
     statuses = list(
-        Match.objects.filter(owner=in_bulk).order_by("created_at").values_list("status", flat=True)
+        Match.objects.filter(circle=in_bulk.personal_circle)
+        .order_by("created_at")
+        .values_list("status", flat=True)
     )
     assert statuses == ["won", "won", "abandoned", "won", "won", "playing"]
-    assert Match.objects.filter(owner=in_bulk, outcome_kind="tied").exists()
+    assert Match.objects.filter(circle=in_bulk.personal_circle, outcome_kind="tied").exists()
     written = (Match, Side, Seat, Hand, Tally)
     assert _stored(in_bulk, written + KEPT_MODELS) == _stored(by_services, written + KEPT_MODELS)
 
@@ -388,23 +395,27 @@ def _random_history(owner, seed, steps):
     """Matches started, hands recorded, changed and deleted, matches abandoned, players merged
     through the services, the statistics refreshed after each change (as services do)."""
     rng = random.Random(seed)
-    roster = [services.player_create(owner=owner, name=name) for name in demo.NAMES[:6]]
+    roster = [
+        services.player_create(circle=owner.personal_circle, name=name) for name in demo.NAMES[:6]
+    ]
     matches = []
     done = Counter()
     for step in range(steps):
         roll = rng.random()
         playing = list(
-            Match.objects.filter(owner=owner, status__in=["playing", "tied"]).order_by("pk")
+            Match.objects.filter(
+                circle=owner.personal_circle, status__in=["playing", "tied"]
+            ).order_by("pk")
         )
         if roll < 0.12 or not matches or (roll < 0.65 and not playing):
             _, side_count, per_side = rng.choice(demo.LAYOUTS)
             chosen = rng.sample(roster, side_count * per_side)
             if rng.random() < 0.2:  # a newcomer, who may turn out to be someone on the roster
-                newcomer = services.player_create(owner=owner, name=f"New {step}")
+                newcomer = services.player_create(circle=owner.personal_circle, name=f"New {step}")
                 chosen[rng.randrange(len(chosen))] = newcomer
                 roster.append(newcomer)
             match = services.match_start(
-                owner=owner,
+                circle=owner.personal_circle,
                 variant=rng.choice(demo.VARIANTS),
                 sides=[chosen[position::side_count] for position in range(side_count)],
                 first_dealer_seat=rng.randrange(4),
@@ -467,10 +478,10 @@ def test_kept_statistics_equal_the_aggregates_after_any_change(user, seed):
     # Every kind of change happened, and enough matches were won to make streaks.
     assert min(done[kind] for kind in ("start", "record", "edit", "delete", "abandon")) >= 3
     assert done["merge"] >= 1
-    assert Match.objects.filter(owner=user, status="won").count() >= 3
+    assert Match.objects.filter(circle=user.personal_circle, status="won").count() >= 3
     _assert_pages_match_reference(user)
     kept = _stored(user, KEPT_MODELS)
-    stats.player_summaries_rebuild(user)
+    stats.player_summaries_rebuild(user.personal_circle)
     assert _stored(user, KEPT_MODELS) == kept
 
 
@@ -478,7 +489,9 @@ def test_streaks_follow_a_changed_result_in_the_middle(user, players):
     ana, ben = players[:2]
 
     def play(hands):
-        match = services.match_start(owner=user, variant="casino", sides=[[ana], [ben]])
+        match = services.match_start(
+            circle=user.personal_circle, variant="casino", sides=[[ana], [ben]]
+        )
         for number, hand in enumerate(hands, start=1):
             services.hand_record(match=match, number=number, tallies=hand)
         stats.player_summaries_refresh(match)
@@ -511,15 +524,15 @@ def test_streaks_follow_a_changed_result_in_the_middle(user, players):
 
 def test_merge_moves_the_statistics_to_the_other_player(user, players):
     ana, ben, cy, _ = players
-    twin = services.player_create(owner=user, name="Ana B.")
+    twin = services.player_create(circle=user.personal_circle, name="Ana B.")
     for sides in ([[twin], [ben]], [[ben, cy], [twin, ana]]):
-        match = services.match_start(owner=user, variant="casino", sides=sides)
+        match = services.match_start(circle=user.personal_circle, variant="casino", sides=sides)
         for number in (1, 2):
             services.hand_record(match=match, number=number, tallies=FIRST_11)
         stats.player_summaries_refresh(match)
     with pytest.raises(services.ValidationError):
         services.player_merge(source=twin, target=ana)  # they were partners
-    solo = services.match_start(owner=user, variant="royal", sides=[[twin], [cy]])
+    solo = services.match_start(circle=user.personal_circle, variant="royal", sides=[[twin], [cy]])
     stats.player_summaries_refresh(solo)
     dee = players[3]
     services.player_merge(source=twin, target=dee)
@@ -530,22 +543,22 @@ def test_merge_moves_the_statistics_to_the_other_player(user, players):
 
 
 def test_demo_history_statistics_equal_the_aggregates(user):
-    demo.seed(user, 60, seed=5)
+    demo.seed(user.personal_circle, 60, seed=5)
     _assert_pages_match_reference(user)
 
 
 def test_stats_rebuild_command_counts_again(user, other_user, capsys):
-    demo.seed(user, 30, seed=8)
-    demo.seed(other_user, 5, seed=9)
+    demo.seed(user.personal_circle, 30, seed=8)
+    demo.seed(other_user.personal_circle, 5, seed=9)
     kept = _stored(user, KEPT_MODELS)
     PlayerStat.objects.all().delete()
-    PlayerPairStat.objects.filter(player__owner=user).update(opposed=0)
+    PlayerPairStat.objects.filter(player__circle=user.personal_circle).update(opposed=0)
     call_command("stats_rebuild", "--owner", user.username)
     assert "from 30 matches" in capsys.readouterr().out
     assert _stored(user, KEPT_MODELS) == kept
-    assert not PlayerStat.objects.filter(player__owner=other_user).exists()
+    assert not PlayerStat.objects.filter(player__circle=other_user.personal_circle).exists()
     call_command("stats_rebuild")
-    assert PlayerStat.objects.filter(player__owner=other_user).exists()
+    assert PlayerStat.objects.filter(player__circle=other_user.personal_circle).exists()
     _assert_pages_match_reference(other_user)
     with pytest.raises(SystemExit):
         call_command("stats_rebuild", "--owner", "nobody")

@@ -60,7 +60,7 @@ def totals(match: Match) -> list[int]:
 
 
 def import_text(owner, text: str) -> transfer.ImportResult:
-    return transfer.matches_import(owner=owner, text=text)
+    return transfer.matches_import(circle=owner.personal_circle, text=text)
 
 
 # --- share links ---------------------------------------------------------------------------------
@@ -77,7 +77,9 @@ def test_share_token_comes_from_secrets_token_urlsafe_with_32_bytes(casino_match
 
 
 def test_share_tokens_differ_between_matches(user, players, casino_match):
-    other = services.match_start(owner=user, variant="casino", sides=[[players[2]], [players[3]]])
+    other = services.match_start(
+        circle=user.personal_circle, variant="casino", sides=[[players[2]], [players[3]]]
+    )
     first = transfer.share_link_create(match=casino_match).share_token
     second = transfer.share_link_create(match=other).share_token
     assert first != second
@@ -103,7 +105,7 @@ def test_revoked_link_is_gone_and_a_new_link_has_a_new_token(casino_match):
 def test_export_builds_the_document_from_stored_hands(casino_match):
     services.hand_record(match=casino_match, number=1, tallies=FIRST_8)
     services.hand_record(match=casino_match, number=2, tallies=SECOND_8)
-    (document,) = transfer.export_json(transfer.match_documents(casino_match.owner))
+    (document,) = transfer.export_json(transfer.match_documents(casino_match.circle))
     assert document["format"] == "casino-score/1"
     assert document["rules"]["variant"] == "casino"
     assert document["sides"] == [{"players": ["Ana"]}, {"players": ["Ben"]}]
@@ -115,42 +117,48 @@ def test_export_builds_the_document_from_stored_hands(casino_match):
 
 def test_export_lists_partners_in_seat_order(user, players):
     match = services.match_start(
-        owner=user, variant="casino", sides=[[players[0], players[2]], [players[1], players[3]]]
+        circle=user.personal_circle,
+        variant="casino",
+        sides=[[players[0], players[2]], [players[1], players[3]]],
     )
-    (doc,) = transfer.match_documents(user, pks=[match.pk])
+    (doc,) = transfer.match_documents(user.personal_circle, pks=[match.pk])
     assert doc.sides == (("Ana", "Cy"), ("Ben", "Dee"))
 
 
 def test_export_is_only_the_owners_matches(user, other_user, casino_match):
-    mallory = services.player_create(owner=other_user, name="Mo")
-    zed = services.player_create(owner=other_user, name="Zed")
-    services.match_start(owner=other_user, variant="royal", sides=[[mallory], [zed]])
-    assert [doc.sides for doc in transfer.match_documents(user)] == [(("Ana",), ("Ben",))]
+    mallory = services.player_create(circle=other_user.personal_circle, name="Mo")
+    zed = services.player_create(circle=other_user.personal_circle, name="Zed")
+    services.match_start(
+        circle=other_user.personal_circle, variant="royal", sides=[[mallory], [zed]]
+    )
+    assert [doc.sides for doc in transfer.match_documents(user.personal_circle)] == [
+        (("Ana",), ("Ben",))
+    ]
     assert len(transfer.match_documents(None)) == 2
 
 
 def test_export_queries_do_not_grow_with_matches_or_hands(user, players, django_assert_num_queries):
     def make_match() -> None:
         match = services.match_start(
-            owner=user, variant="casino", sides=[[players[0]], [players[1]]]
+            circle=user.personal_circle, variant="casino", sides=[[players[0]], [players[1]]]
         )
         services.hand_record(match=match, number=1, tallies=FIRST_8)
         services.hand_record(match=match, number=2, tallies=SECOND_8)
 
     make_match()
     with django_assert_num_queries(5):
-        transfer.match_documents(user)
+        transfer.match_documents(user.personal_circle)
     for _ in range(3):
         make_match()
     with django_assert_num_queries(5):
-        docs = transfer.match_documents(user)
+        docs = transfer.match_documents(user.personal_circle)
     assert len(docs) == 4 and all(len(doc.hands) == 2 for doc in docs)
 
 
 def test_hands_csv_has_one_row_per_side_per_hand_with_counts_and_points(casino_match):
     services.hand_record(match=casino_match, number=1, tallies=FIRST_8)
     services.hand_record(match=casino_match, number=2, tallies=FIRST_11)
-    rows = list(csv.DictReader(io.StringIO(transfer.hands_csv(casino_match.owner))))
+    rows = list(csv.DictReader(io.StringIO(transfer.hands_csv(casino_match.circle))))
     assert len(rows) == 4
     first = rows[0]
     assert (first["match"], first["hand"], first["side"], first["players"]) == (
@@ -170,11 +178,13 @@ def test_hands_csv_has_one_row_per_side_per_hand_with_counts_and_points(casino_m
 
 
 def test_hands_csv_defuses_names_that_spreadsheets_would_run(user):
-    evil = services.player_create(owner=user, name="=HYPERLINK(1)")
-    ben = services.player_create(owner=user, name="Ben")
-    match = services.match_start(owner=user, variant="casino", sides=[[evil], [ben]])
+    evil = services.player_create(circle=user.personal_circle, name="=HYPERLINK(1)")
+    ben = services.player_create(circle=user.personal_circle, name="Ben")
+    match = services.match_start(
+        circle=user.personal_circle, variant="casino", sides=[[evil], [ben]]
+    )
     services.hand_record(match=match, number=1, tallies=FIRST_8)
-    rows = list(csv.DictReader(io.StringIO(transfer.hands_csv(user))))
+    rows = list(csv.DictReader(io.StringIO(transfer.hands_csv(user.personal_circle))))
     assert rows[0]["players"] == "'=HYPERLINK(1)"
 
 
@@ -183,40 +193,43 @@ def test_hands_csv_defuses_names_that_spreadsheets_would_run(user):
 
 def _history(user, players, count: int) -> list[Match]:
     """`count` matches with two hands each, one of them between players with non-ASCII names."""
-    emile = services.player_create(owner=user, name="Émile")
+    emile = services.player_create(circle=user.personal_circle, name="Émile")
     matches = []
     for index in range(count):
         sides = [[players[index % 4]], [emile if index == 1 else players[(index + 1) % 4]]]
-        match = services.match_start(owner=user, variant="casino", sides=sides)
+        match = services.match_start(circle=user.personal_circle, variant="casino", sides=sides)
         services.hand_record(match=match, number=1, tallies=FIRST_8)
         services.hand_record(match=match, number=2, tallies=SECOND_8)
         matches.append(match)
     return matches
 
 
-def old_export_text(owner) -> str:
+def old_export_text(circle) -> str:
     """The export file as it was written before it was streamed: everything, then one string."""
-    documents = transfer.export_json(transfer.match_documents(owner))
+    documents = transfer.export_json(transfer.match_documents(circle))
     return json.dumps(documents, indent=2, ensure_ascii=False) + "\n"
 
 
 def test_streamed_export_is_the_same_text_as_before(user, players, monkeypatch):
     monkeypatch.setattr(services, "PREFETCH_CHUNK", 2)  # several chunks of matches
     _history(user, players, 5)
-    text = "".join(transfer.export_chunks(transfer.iter_match_documents(user)))
-    assert text == old_export_text(user)
+    text = "".join(transfer.export_chunks(transfer.iter_match_documents(user.personal_circle)))
+    assert text == old_export_text(user.personal_circle)
     assert "Émile" in text and text.startswith('[\n  {\n    "format": "casino-score/1",')
     assert len(json.loads(text)) == 5
 
 
 def test_streamed_export_of_no_match_is_an_empty_list(user):
-    assert "".join(transfer.export_chunks(transfer.iter_match_documents(user))) == "[]\n"
-    assert old_export_text(user) == "[]\n"
+    assert (
+        "".join(transfer.export_chunks(transfer.iter_match_documents(user.personal_circle)))
+        == "[]\n"
+    )
+    assert old_export_text(user.personal_circle) == "[]\n"
 
 
 def test_export_of_one_match_is_one_document(user, players):
     (match,) = _history(user, players, 1)
-    docs = transfer.match_documents(user, pks=[match.pk])
+    docs = transfer.match_documents(user.personal_circle, pks=[match.pk])
     text = "".join(transfer.export_chunks(docs, as_list=False))
     expected = transfer.export_json(docs, as_list=False)
     assert text == json.dumps(expected, indent=2, ensure_ascii=False) + "\n"
@@ -225,13 +238,13 @@ def test_export_of_one_match_is_one_document(user, players):
 def test_export_reads_the_database_a_chunk_of_matches_at_a_time(user, players, monkeypatch):
     monkeypatch.setattr(services, "PREFETCH_CHUNK", 2)
     _history(user, players, 5)
-    chunks = transfer.export_chunks(transfer.iter_match_documents(user))
+    chunks = transfer.export_chunks(transfer.iter_match_documents(user.personal_circle))
     with CaptureQueriesContext(connection) as first:
         opening = next(chunks)
     # The first match is written after reading only the first chunk: the matches, then their
     # sides, seats, hands and tallies.
     assert len(first) == 5
-    assert json.loads(opening.lstrip("[")) == json.loads(old_export_text(user))[0]
+    assert json.loads(opening.lstrip("[")) == json.loads(old_export_text(user.personal_circle))[0]
     with CaptureQueriesContext(connection) as rest:
         remaining = list(chunks)
     assert len(rest) == 2 * 4  # two more chunks, four prefetches each
@@ -241,7 +254,7 @@ def test_export_reads_the_database_a_chunk_of_matches_at_a_time(user, players, m
 def test_iter_match_documents_is_lazy(user, players, django_assert_num_queries):
     _history(user, players, 2)
     with django_assert_num_queries(0):
-        documents = transfer.iter_match_documents(user)
+        documents = transfer.iter_match_documents(user.personal_circle)
     with django_assert_num_queries(5):
         assert len(list(documents)) == 2
 
@@ -249,7 +262,7 @@ def test_iter_match_documents_is_lazy(user, players, django_assert_num_queries):
 def test_hands_csv_is_streamed_a_chunk_of_matches_at_a_time(user, players, monkeypatch):
     monkeypatch.setattr(services, "PREFETCH_CHUNK", 2)
     matches = _history(user, players, 5)
-    lines = transfer.iter_hands_csv(user)
+    lines = transfer.iter_hands_csv(user.personal_circle)
     with CaptureQueriesContext(connection) as first:
         header = next(lines)
         first_row = next(lines)
@@ -263,12 +276,14 @@ def test_hands_csv_is_streamed_a_chunk_of_matches_at_a_time(user, players, monke
     assert [int(row["match"]) for row in rows[::4]] == [match.pk for match in matches]
     assert [row["players"] for row in rows[4:8]] == ["Ben", "Émile", "Ben", "Émile"]
     assert [row["total_after"] for row in rows[:4]] == ["8", "3", "11", "11"]
-    assert transfer.hands_csv(user) == "".join([header, first_row, *remaining])
+    assert transfer.hands_csv(user.personal_circle) == "".join([header, first_row, *remaining])
 
 
 def test_hands_csv_of_one_match(user, players):
     matches = _history(user, players, 3)
-    rows = list(csv.DictReader(io.StringIO(transfer.hands_csv(user, pk=matches[1].pk))))
+    rows = list(
+        csv.DictReader(io.StringIO(transfer.hands_csv(user.personal_circle, pk=matches[1].pk)))
+    )
     assert {row["match"] for row in rows} == {str(matches[1].pk)} and len(rows) == 4
 
 
@@ -287,7 +302,7 @@ def test_import_creates_players_match_and_hands_with_the_engines_points(user):
     result = import_text(user, json.dumps(document([PLAIN, ALL_11])))
     (match,) = result.matches
     assert result.players_created == 2
-    assert match.owner == user and match.hand_count == 2
+    assert match.circle == user.personal_circle and match.hand_count == 2
     assert totals(match) == [19, 3]
     first = Tally.objects.get(hand__match=match, hand__number=1, side__position=0)
     assert (first.cards_points, first.spades_points, first.points) == (3, 1, 8)
@@ -300,7 +315,7 @@ def test_import_finds_players_by_name_ignoring_case(user, players):
     assert result.players_created == 0
     seats = Seat.objects.filter(match=result.matches[0]).order_by("seat")
     assert [seat.player for seat in seats] == players[:2]
-    assert Player.objects.filter(owner=user).count() == 4
+    assert Player.objects.filter(circle=user.personal_circle).count() == 4
 
 
 def test_import_ignores_the_result_in_the_file(user):
@@ -388,25 +403,25 @@ def test_round_trip_into_an_empty_account_gives_the_same_matches(
     services.hand_record(match=casino_match, number=1, tallies=FIRST_8)
     services.hand_record(match=casino_match, number=2, tallies=FIRST_11)
     partners = services.match_start(
-        owner=user,
+        circle=user.personal_circle,
         variant="dominican",
         sides=[[players[0], players[2]], [players[1], players[3]]],
         start_totals=[10, 12],
     )
     services.hand_record(match=partners, number=1, tallies=SECOND_8)
     won = services.match_start(
-        owner=user, variant="royal", sides=[[players[3]], [players[1]]], target=11
+        circle=user.personal_circle, variant="royal", sides=[[players[3]], [players[1]]], target=11
     )
     services.hand_record(match=won, number=1, tallies=FIRST_11)
     assert Match.objects.get(pk=won.pk).status == Match.Status.WON
 
-    exported = transfer.export_json(transfer.match_documents(user))
-    transfer.matches_import(owner=other_user, text=json.dumps(exported))
-    again = transfer.export_json(transfer.match_documents(other_user))
+    exported = transfer.export_json(transfer.match_documents(user.personal_circle))
+    transfer.matches_import(circle=other_user.personal_circle, text=json.dumps(exported))
+    again = transfer.export_json(transfer.match_documents(other_user.personal_circle))
 
     assert again == exported
     assert [doc["result"]["status"] for doc in again] == ["playing", "playing", "won"]
-    assert Player.objects.filter(owner=other_user).count() == 4
+    assert Player.objects.filter(circle=other_user.personal_circle).count() == 4
 
 
 CASES_FILE = Path(__file__).resolve().parent / "data" / "scoring_examples.json"
@@ -424,7 +439,9 @@ def test_shared_example_imports_and_exports_with_the_expected_result(user, case)
         assert snapshot() == before
         return
     (match,) = import_text(user, json.dumps(case["match"])).matches
-    (document,) = transfer.export_json(transfer.match_documents(user, pks=[match.pk]))
+    (document,) = transfer.export_json(
+        transfer.match_documents(user.personal_circle, pks=[match.pk])
+    )
     result = document.pop("result")
     assert document["hands"] == case["match"]["hands"]
     if "hands" in expect:
@@ -438,7 +455,7 @@ def test_shared_example_imports_and_exports_with_the_expected_result(user, case)
 
 
 def test_import_matches_names_ignoring_case_beyond_ascii(user):
-    emile = services.player_create(owner=user, name="Émile")
+    emile = services.player_create(circle=user.personal_circle, name="Émile")
     result = import_text(user, json.dumps(document(players=[["ÉMILE"], ["Zoë"]])))
     assert result.players_created == 1
     assert Seat.objects.get(match=result.matches[0], side__position=0).player == emile
@@ -530,7 +547,11 @@ def test_imported_matches_store_what_rescore_would(user):
     result = import_text(user, json.dumps(varied_documents()))
     assert len(result.matches) == 12
     imported = [stored(match) for match in result.matches]
-    ratings = list(Player.objects.filter(owner=user).values_list("name", "rating", "rated_matches"))
+    ratings = list(
+        Player.objects.filter(circle=user.personal_circle).values_list(
+            "name", "rating", "rated_matches"
+        )
+    )
     assert [row["match"][0] for row in imported] == [
         "won",
         "tied",
@@ -549,8 +570,12 @@ def test_imported_matches_store_what_rescore_would(user):
         services.rescore(match)
     assert [stored(match) for match in result.matches] == imported
     trend = rating_rows()
-    services.ratings_recompute(owner=user)
-    after = list(Player.objects.filter(owner=user).values_list("name", "rating", "rated_matches"))
+    services.ratings_recompute(circle=user.personal_circle)
+    after = list(
+        Player.objects.filter(circle=user.personal_circle).values_list(
+            "name", "rating", "rated_matches"
+        )
+    )
     assert after == ratings
     assert sum(rated for _name, _rating, rated in after) > 0
     assert rating_rows() == trend
@@ -566,17 +591,27 @@ def rating_rows() -> list[tuple[Any, ...]]:
 
 def test_imported_wins_are_rated_after_the_owners_earlier_ones(user, players):
     ana, ben, _cy, _dee = players
-    earlier = services.match_start(owner=user, variant="casino", sides=[[ana], [ben]], target=11)
+    earlier = services.match_start(
+        circle=user.personal_circle, variant="casino", sides=[[ana], [ben]], target=11
+    )
     services.hand_record(match=earlier, number=1, tallies=FIRST_11)
     import_text(
         user, json.dumps([document([PLAIN, ALL_11]), document([ALL_11], players=[["Ben"], ["Cy"]])])
     )
-    ratings = list(Player.objects.filter(owner=user).values_list("name", "rating", "rated_matches"))
+    ratings = list(
+        Player.objects.filter(circle=user.personal_circle).values_list(
+            "name", "rating", "rated_matches"
+        )
+    )
     trend = rating_rows()
     assert [match for _name, match, _mu, _sigma in trend][:2] == [earlier.pk, earlier.pk]
-    services.ratings_recompute(owner=user)
+    services.ratings_recompute(circle=user.personal_circle)
     assert rating_rows() == trend
-    after = list(Player.objects.filter(owner=user).values_list("name", "rating", "rated_matches"))
+    after = list(
+        Player.objects.filter(circle=user.personal_circle).values_list(
+            "name", "rating", "rated_matches"
+        )
+    )
     assert after == ratings
 
 
@@ -599,7 +634,7 @@ def test_imported_matches_count_in_the_player_statistics(user):
     import_text(user, json.dumps(varied_documents()))
     imported = statistics()
     assert imported["PlayerMatchStat"]
-    stats.player_summaries_rebuild(user)
+    stats.player_summaries_rebuild(user.personal_circle)
     assert statistics() == imported
 
 
@@ -655,35 +690,40 @@ def test_a_match_of_1000_hands_imports_and_exports(user, other_user):
         1000,
         999,
     ]
-    exported = transfer.export_json(transfer.match_documents(user))
+    exported = transfer.export_json(transfer.match_documents(user.personal_circle))
     assert len(exported[0]["hands"]) == 1000
-    transfer.matches_import(owner=other_user, text=json.dumps(exported))
-    assert transfer.export_json(transfer.match_documents(other_user)) == exported
+    transfer.matches_import(circle=other_user.personal_circle, text=json.dumps(exported))
+    assert transfer.export_json(transfer.match_documents(other_user.personal_circle)) == exported
 
 
 def test_abandoned_and_first_dealer_survive_export_and_import(user, other_user, players):
     ana, ben, cy, dee = players
     stopped = services.match_start(
-        owner=user, variant="royal", sides=[[ana], [ben]], first_dealer_seat=1
+        circle=user.personal_circle, variant="royal", sides=[[ana], [ben]], first_dealer_seat=1
     )
     services.hand_record(match=stopped, number=1, tallies=FIRST_8)
     services.match_abandon(match=stopped)
     partners = services.match_start(
-        owner=user, variant="dominican", sides=[[ana, cy], [ben, dee]], first_dealer_seat=2
+        circle=user.personal_circle,
+        variant="dominican",
+        sides=[[ana, cy], [ben, dee]],
+        first_dealer_seat=2,
     )
     services.hand_record(match=partners, number=1, tallies=FIRST_8)
     services.hand_record(match=partners, number=2, tallies=SECOND_8)
 
-    exported = transfer.export_json(transfer.match_documents(user))
+    exported = transfer.export_json(transfer.match_documents(user.personal_circle))
     assert [(d["abandoned"], d["first_dealer"]) for d in exported] == [(True, 1), (False, 2)]
-    first, second = transfer.matches_import(owner=other_user, text=json.dumps(exported)).matches
+    first, second = transfer.matches_import(
+        circle=other_user.personal_circle, text=json.dumps(exported)
+    ).matches
     assert (first.status, first.first_dealer_seat) == (Match.Status.ABANDONED, 1)
     assert first.finished_at is not None and first.winner_position is None
     assert (second.status, second.first_dealer_seat) == (Match.Status.PLAYING, 2)
     assert list(second.hands.order_by("number").values_list("dealer_seat", flat=True)) == list(
         partners.hands.order_by("number").values_list("dealer_seat", flat=True)
     )
-    assert transfer.export_json(transfer.match_documents(other_user)) == exported
+    assert transfer.export_json(transfer.match_documents(other_user.personal_circle)) == exported
 
 
 def test_a_match_starting_tied_imports_as_tied(user):

@@ -57,7 +57,9 @@ def test_history_pages_of_another_user_are_404(client, other_user, won_match, pl
 
 
 def test_history_lists_final_score_winner_and_filters(user_client, won_match, players, user):
-    royal = services.match_start(owner=user, variant="royal", sides=[[players[2]], [players[3]]])
+    royal = services.match_start(
+        circle=user.personal_circle, variant="royal", sides=[[players[2]], [players[3]]]
+    )
     body = user_client.get(reverse("scoring:match-list")).content.decode()
     assert "Ana 22" in body and "★" in body and "Royal Casino" in body
     filtered = user_client.get(reverse("scoring:match-list"), {"variant": "royal"}).content.decode()
@@ -71,7 +73,9 @@ def test_history_lists_final_score_winner_and_filters(user_client, won_match, pl
 
 def test_history_load_more_returns_rows_only(user_client, user, players):
     for _ in range(25):
-        services.match_start(owner=user, variant="casino", sides=[[players[0]], [players[1]]])
+        services.match_start(
+            circle=user.personal_circle, variant="casino", sides=[[players[0]], [players[1]]]
+        )
     first = user_client.get(reverse("scoring:match-list")).content.decode()
     assert first.count('class="variant"') == 20 and "page=2" in first
     more = user_client.get(reverse("scoring:match-list"), {"page": 2}, headers=HX).content.decode()
@@ -96,7 +100,7 @@ def test_player_page_rename(user_client, players):
 
 
 def test_merge_is_previewed_then_done(user_client, players, user):
-    twin = services.player_create(owner=user, name="Ana B.")
+    twin = services.player_create(circle=user.personal_circle, name="Ana B.")
     url = reverse("scoring:player-merge", args=[twin.pk])
     preview = user_client.post(url, {"target": players[0].pk})
     assert "will move to Ana" in preview.content.decode()
@@ -107,16 +111,18 @@ def test_merge_is_previewed_then_done(user_client, players, user):
 
 def test_page_queries_do_not_grow_with_history(user_client, user, django_assert_max_num_queries):
     """The same number of queries with 10 matches and with 200: stats come from aggregates."""
-    demo.seed(user, 10, seed=3)
-    first, second = Player.objects.filter(owner=user).order_by("pk")[:2]
-    urls = _pages(Match.objects.filter(owner=user, status="won").first(), first, second)
+    demo.seed(user.personal_circle, 10, seed=3)
+    first, second = Player.objects.filter(circle=user.personal_circle).order_by("pk")[:2]
+    urls = _pages(
+        Match.objects.filter(circle=user.personal_circle, status="won").first(), first, second
+    )
     counts = []
     for url in urls:
         with CaptureQueriesContext(connection) as queries:
             assert user_client.get(url).status_code == 200
         counts.append(len(queries))
-    demo.seed(user, 190, seed=4)
-    assert Match.objects.filter(owner=user).count() == 200
+    demo.seed(user.personal_circle, 190, seed=4)
+    assert Match.objects.filter(circle=user.personal_circle).count() == 200
     for url, count in zip(urls, counts, strict=True):
         with django_assert_max_num_queries(count):
             assert user_client.get(url).status_code == 200
@@ -125,7 +131,7 @@ def test_page_queries_do_not_grow_with_history(user_client, user, django_assert_
 def test_seed_demo_command_plays_valid_matches(django_user_model):
     call_command("seed_demo", "--matches", "3", "--owner", "demo")
     owner = django_user_model.objects.get(username="demo")
-    matches = Match.objects.filter(owner=owner)
+    matches = Match.objects.filter(circle=owner.personal_circle)
     assert matches.count() == 3
     assert all(m.status in ("won", "abandoned") and m.hand_count >= 1 for m in matches)
 
@@ -150,9 +156,9 @@ def test_leaderboard_ranks_unrated_players_below_every_rated_one(user_client, us
     for rank, player in enumerate(players[1:], start=1):
         Player.objects.filter(pk=player.pk).update(rating=10.0 - rank, rated_matches=rank)
     for name in ("Eve", "Fay", "Gus", "Hal", "Ivy"):
-        services.player_create(owner=user, name=name)  # rating 0.0, no rated match
+        services.player_create(circle=user.personal_circle, name=name)  # rating 0.0, no rated match
 
-    board = [(p.name, p.rated) for p in selectors.leaderboard(user)]
+    board = [(p.name, p.rated) for p in selectors.leaderboard(user.personal_circle)]
     assert board == [
         ("Ben", True),
         ("Cy", True),
@@ -187,7 +193,9 @@ def _history(user, players, count=47):
     ana, ben, cy, dee = players
     tables = [[[ana], [ben]], [[cy], [dee]], [[ana, cy], [ben, dee]], [[ben], [cy]]]
     matches = [
-        services.match_start(owner=user, variant=("casino", "royal")[i % 2], sides=tables[i % 4])
+        services.match_start(
+            circle=user.personal_circle, variant=("casino", "royal")[i % 2], sides=tables[i % 4]
+        )
         for i in range(count)
     ]
     start = timezone.now() - timedelta(days=count)
@@ -222,7 +230,9 @@ def _walk(client, query="", htmx=False):
 def test_load_more_walks_every_match_once_newest_first(user_client, user, players):
     _history(user, players)
     newest_first = list(
-        Match.objects.filter(owner=user).order_by("-created_at", "-pk").values_list("pk", flat=True)
+        Match.objects.filter(circle=user.personal_circle)
+        .order_by("-created_at", "-pk")
+        .values_list("pk", flat=True)
     )
     assert _walk(user_client) == (newest_first, 3)
     assert _walk(user_client, htmx=True) == (newest_first, 3)
@@ -240,7 +250,7 @@ def test_load_more_walks_every_match_once_newest_first(user_client, user, player
 def test_load_more_keeps_the_filters(user_client, user, players, filters):
     _history(user, players)
     query = {**filters}
-    expected = Match.objects.filter(owner=user)
+    expected = Match.objects.filter(circle=user.personal_circle)
     if "player" in filters:
         query["player"] = players[filters["player"]].pk
         expected = expected.filter(seats__player=players[filters["player"]])
@@ -253,7 +263,7 @@ def test_load_more_keeps_the_filters(user_client, user, players, filters):
 def test_load_more_link_names_the_last_match_shown(user_client, user, players):
     _history(user, players, count=25)
     body = user_client.get(LIST).content.decode()
-    twentieth = Match.objects.filter(owner=user).order_by("-created_at", "-pk")[19]
+    twentieth = Match.objects.filter(circle=user.personal_circle).order_by("-created_at", "-pk")[19]
     cursor = selectors.history_cursor(twentieth.created_at, twentieth.pk)
     assert f"page=2&amp;after={cursor}" in body
     more = user_client.get(LIST, {"page": 2, "after": cursor}, headers=HX).content.decode()
@@ -273,7 +283,7 @@ def test_a_deep_page_costs_what_the_first_page_costs(user_client, user, players)
     _history(user, players)
     cursor = ""
     for _ in range(2):
-        cursor = selectors.match_history(user, after=cursor).next_cursor
+        cursor = selectors.match_history(user.personal_circle, after=cursor).next_cursor
     user_client.get(LIST)  # the session's first request saves it
     with CaptureQueriesContext(connection) as first:
         user_client.get(LIST)

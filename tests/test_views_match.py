@@ -94,7 +94,10 @@ def test_a_hand_that_ends_the_match_replaces_the_whole_board(user_client, casino
 
 def test_the_board_shows_the_latest_hands_and_links_the_rest(user_client, user, players):
     match = services.match_start(
-        owner=user, variant="casino", sides=[[players[0]], [players[1]]], target=500
+        circle=user.personal_circle,
+        variant="casino",
+        sides=[[players[0]], [players[1]]],
+        target=500,
     )
     for number in range(1, 13):
         services.hand_record(match=match, number=number, tallies=FIRST_8)
@@ -124,7 +127,9 @@ def test_hand_that_does_not_add_up_keeps_values_and_says_what_is_off(user_client
 
 
 def test_card_given_twice_in_three_player_match_names_the_card(user_client, user, players):
-    match = services.match_start(owner=user, variant="casino", sides=[[p] for p in players[:3]])
+    match = services.match_start(
+        circle=user.personal_circle, variant="casino", sides=[[p] for p in players[:3]]
+    )
     data = {"number": "1", "cards_0": "20", "spades_0": "5", "cards_1": "18", "spades_1": "5"}
     data.update({"cards_2": "14", "spades_2": "3", "card_10D": "0", "card_2S": "1", "card_AS": "0"})
     body = user_client.post(_url("hand-create", match), data).content.decode()
@@ -178,7 +183,10 @@ def test_win_is_announced_with_reason_and_rematch(user_client, casino_match):
 
 def test_tied_finish_says_play_another_hand(user_client, user, players):
     match = services.match_start(
-        owner=user, variant="casino", sides=[[players[0]], [players[1]]], start_totals=[19, 17]
+        circle=user.personal_circle,
+        variant="casino",
+        sides=[[players[0]], [players[1]]],
+        start_totals=[19, 17],
     )
     data = {
         "number": "1",
@@ -194,7 +202,10 @@ def test_tied_finish_says_play_another_hand(user_client, user, players):
 
 def test_dominican_condition_is_shown(user_client, user, players):
     match = services.match_start(
-        owner=user, variant="dominican", sides=[[players[0]], [players[1]]], start_totals=[19, 3]
+        circle=user.personal_circle,
+        variant="dominican",
+        sides=[[players[0]], [players[1]]],
+        start_totals=[19, 3],
     )
     body = user_client.get(_url("match", match)).content.decode()
     assert "At 19: wins only by taking the big casino (10♦)." in body

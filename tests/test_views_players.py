@@ -13,7 +13,7 @@ def test_players_need_login(client):
 
 
 def test_players_lists_only_own_players(user_client, players, other_user):
-    Player.objects.create(owner=other_user, name="Secret Sam")
+    Player.objects.create(circle=other_user.personal_circle, name="Secret Sam")
     body = user_client.get(URL).content.decode()
     assert "Ana" in body and "Dee" in body and "Secret Sam" not in body
 

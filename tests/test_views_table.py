@@ -150,7 +150,10 @@ def test_another_users_token_is_not_their_reply(client, user, other_user):
     for who in (user, other_user):
         client.force_login(who)
         client.post(reverse("scoring:match-new"), data)
-    assert sorted(Match.objects.values_list("owner__username", flat=True)) == ["ana", "mallory"]
+    assert sorted(Match.objects.values_list("created_by__username", flat=True)) == [
+        "ana",
+        "mallory",
+    ]
 
 
 def test_add_player_sent_twice_by_htmx_answers_the_roster_both_times(user_client):
@@ -185,7 +188,7 @@ def test_import_sent_twice_imports_once(user_client, casino_match):
 
     from scoring import transfer
 
-    text = json.dumps(transfer.export_json(transfer.match_documents(casino_match.owner)))
+    text = json.dumps(transfer.export_json(transfer.match_documents(casino_match.circle)))
     before = Match.objects.count()
     for _ in range(2):
         upload = SimpleUploadedFile("m.json", text.encode(), content_type="application/json")
@@ -239,8 +242,8 @@ def test_concurrent_creates_of_one_name_answer_already_exists(user, what):
     from django.contrib.auth import get_user_model
 
     if what == "rename":
-        services.player_create(owner=user, name="Ana")
-        services.player_create(owner=user, name="Ben")
+        services.player_create(circle=user.personal_circle, name="Ana")
+        services.player_create(circle=user.personal_circle, name="Ben")
     barrier = threading.Barrier(2)
     responses = []
 

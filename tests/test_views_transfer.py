@@ -50,8 +50,13 @@ def played(casino_match: Match) -> Match:
 
 @pytest.fixture
 def others_match(other_user) -> Match:
-    mo, zed = (services.player_create(owner=other_user, name=name) for name in ("Mo", "Zed"))
-    return services.match_start(owner=other_user, variant="royal", sides=[[mo], [zed]])
+    mo, zed = (
+        services.player_create(circle=other_user.personal_circle, name=name)
+        for name in ("Mo", "Zed")
+    )
+    return services.match_start(
+        circle=other_user.personal_circle, variant="royal", sides=[[mo], [zed]]
+    )
 
 
 # --- export --------------------------------------------------------------------------------------
@@ -92,16 +97,16 @@ def test_export_hands_csv_has_a_row_per_side_per_hand(user_client, played, other
 
 def test_export_all_streams_the_same_file_as_before(user_client, user, played, monkeypatch):
     monkeypatch.setattr(services, "PREFETCH_CHUNK", 1)
-    emile = services.player_create(owner=user, name="Émile")
+    emile = services.player_create(circle=user.personal_circle, name="Émile")
     ben = played.seats.get(seat=1).player
-    services.match_start(owner=user, variant="dominican", sides=[[emile], [ben]])
+    services.match_start(circle=user.personal_circle, variant="dominican", sides=[[emile], [ben]])
     response = user_client.get(_url("export-all"))
     assert isinstance(response, StreamingHttpResponse)
     assert response["Content-Type"] == "application/json"
     assert response["Content-Disposition"] == (
         f'attachment; filename="casino-matches-{timezone.localdate():%Y-%m-%d}.json"'
     )
-    assert downloaded(response).decode() == old_export_text(user)
+    assert downloaded(response).decode() == old_export_text(user.personal_circle)
 
 
 def test_export_hands_streams_the_csv(user_client, user, played):
@@ -110,7 +115,7 @@ def test_export_hands_streams_the_csv(user_client, user, played):
     assert response["Content-Disposition"] == (
         f'attachment; filename="casino-hands-{timezone.localdate():%Y-%m-%d}.csv"'
     )
-    assert downloaded(response).decode() == transfer.hands_csv(user)
+    assert downloaded(response).decode() == transfer.hands_csv(user.personal_circle)
 
 
 def test_streamed_export_is_compressed_when_asked(user_client, played):
@@ -167,25 +172,27 @@ def test_plain_import_saves_and_redirects_with_a_message(user_client, user):
     response = user_client.post(IMPORT, {"file": upload([document(), document()])}, follow=True)
     assert response.redirect_chain[-1][0] == _url("match-list")
     assert "2 matches imported." in response.content.decode()
-    assert Match.objects.filter(owner=user).count() == 2
+    assert Match.objects.filter(circle=user.personal_circle).count() == 2
 
 
 def test_importing_one_match_opens_it(user_client, user):
     response = user_client.post(IMPORT, {"file": upload(document())})
-    match = Match.objects.get(owner=user)
+    match = Match.objects.get(circle=user.personal_circle)
     assert response.status_code == 302 and response["Location"] == match.get_absolute_url()
 
 
 def test_htmx_import_redirects_the_browser(user_client, user):
     response = user_client.post(IMPORT, {"file": upload(document())}, headers=HX)
     assert response.status_code == 200
-    assert response["HX-Redirect"] == Match.objects.get(owner=user).get_absolute_url()
+    assert (
+        response["HX-Redirect"] == Match.objects.get(circle=user.personal_circle).get_absolute_url()
+    )
 
 
 def test_imported_matches_belong_to_the_uploader(user_client, user, other_user):
     user_client.post(IMPORT, {"file": upload(document())})
-    assert not Match.objects.filter(owner=other_user).exists()
-    assert Match.objects.get().owner == user
+    assert not Match.objects.filter(circle=other_user.personal_circle).exists()
+    assert Match.objects.get().circle == user.personal_circle
 
 
 BAD_UPLOADS = {
@@ -282,7 +289,7 @@ def test_hand_numbers_above_999_work_on_the_scoreboard(user_client, user):
     doc = document([level] * 999)
     doc["rules"]["scoring"] = "difference"
     user_client.post(IMPORT, {"file": upload(doc)})
-    match = Match.objects.get(owner=user)
+    match = Match.objects.get(circle=user.personal_circle)
     assert match.hand_count == 999
     post = {
         "number": "1000",

@@ -8,15 +8,32 @@ from django.core.management.base import BaseCommand
 from django.utils.translation import gettext
 
 
-def owner_option(command: BaseCommand, username: str | None) -> Any:
-    """The user named by --owner (None without it); an unknown name says so and exits 2."""
+def circle_option(command: BaseCommand, username: str | None, circle_id: int | None) -> Any:
+    """The circle named by --circle ID, or the personal circle of the user named by --owner;
+    None without either. An unknown one says so and exits 2."""
+    from scoring.access import personal_circle
+    from scoring.models import Circle
+
+    if circle_id is not None:
+        circle = Circle.objects.filter(pk=circle_id).first()
+        if circle is None:
+            command.stderr.write(gettext("There is no circle %(id)s.") % {"id": circle_id})
+            sys.exit(2)
+        return circle
     if username is None:
         return None
     owner = get_user_model().objects.filter(username=username).first()
     if owner is None:
         command.stderr.write(gettext("There is no user called %(name)s.") % {"name": username})
         sys.exit(2)
-    return owner
+    return personal_circle(owner)
+
+
+def add_circle_arguments(parser: Any, *, what: str) -> None:
+    parser.add_argument(
+        "--owner", metavar="USERNAME", help=f"{what} of this user's personal circle"
+    )
+    parser.add_argument("--circle", metavar="ID", type=int, help=f"{what} of this circle")
 
 
 def read_text(command: BaseCommand, path: str) -> str:

@@ -1,16 +1,11 @@
-"""Count the player statistics of the matches already stored (scoring/stats.py keeps them after)."""
+"""Formerly counted the player statistics of the matches already stored; see `fill`."""
 
 from django.db import migrations
 
 
 def fill(apps, schema_editor):
-    # A database without matches (a new one) has nothing to count, and must not run today's
-    # code against the tables of a later version.
-    if not apps.get_model("scoring", "Match").objects.exists():
-        return
-    from scoring import stats
-
-    stats.player_summaries_rebuild()
+    """Nothing here any more: the count runs today's code, which needs today's tables, so it is
+    done by the last migration that changes them (0011_circles_required), when not done yet."""
 
 
 class Migration(migrations.Migration):

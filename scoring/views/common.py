@@ -7,9 +7,12 @@ from django.shortcuts import render
 from django.utils.cache import patch_vary_headers
 from django_htmx.middleware import HtmxDetails
 
+from scoring.access import Scope
+
 
 class HtmxHttpRequest(HttpRequest):
     htmx: HtmxDetails
+    scope: Scope  # set by @scoped (scoring/access.py)
 
 
 def partial_template(request: HtmxHttpRequest, template: str, region: str) -> str:

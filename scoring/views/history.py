@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from django.contrib import messages
-from django.contrib.auth.decorators import login_required
 from django.core.exceptions import ValidationError
 from django.http import HttpResponse
 from django.shortcuts import redirect, render
@@ -11,17 +10,18 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
 from scoring import charts, selectors, services
+from scoring.access import scoped
 from scoring.forms import HistoryFilterForm, PlayerForm, PlayerMergeForm
 from scoring.views.common import HtmxHttpRequest, render_region
 
 
-@login_required
+@scoped
 @require_safe
 def match_list(request: HtmxHttpRequest) -> HttpResponse:
-    form = HistoryFilterForm(request.GET or None, owner=request.user)
+    form = HistoryFilterForm(request.GET or None, players=request.scope.players())
     filters = form.filters() if form.is_valid() else {}
     page = selectors.match_history(
-        request.user,
+        request.scope.circle,
         after=request.GET.get("after", ""),
         page=request.GET.get("page", 1),
         **filters,
@@ -34,10 +34,10 @@ def match_list(request: HtmxHttpRequest) -> HttpResponse:
     return render_region(request, "scoring/match_list.html", "rows", context)
 
 
-@login_required
+@scoped
 @require_safe
 def match_sheet(request: HtmxHttpRequest, pk: int) -> HttpResponse:
-    match = selectors.match_for_owner(request.user, pk)
+    match = request.scope.match(pk)
     board = selectors.match_board(match, latest=None)
     chart = charts.running_totals_chart(board.side_names, board.running_totals, match.target)
     return render(
@@ -45,10 +45,10 @@ def match_sheet(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     )
 
 
-@login_required
+@scoped
 @require_http_methods(["GET", "POST"])
 def player_detail(request: HtmxHttpRequest, pk: int) -> HttpResponse:
-    player = selectors.player_for_owner(request.user, pk)
+    player = request.scope.player(pk, admin=request.method == "POST")  # a rename
     rename = PlayerForm(request.POST or None, initial={"name": player.name})
     if request.method == "POST" and rename.is_valid():
         try:
@@ -62,16 +62,16 @@ def player_detail(request: HtmxHttpRequest, pk: int) -> HttpResponse:
         "player": player,
         "stats": selectors.player_stats(player),
         "rename": rename,
-        "merge": PlayerMergeForm(owner=request.user, source=player),
+        "merge": PlayerMergeForm(players=request.scope.players(), source=player),
     }
     return render(request, "scoring/player_detail.html", context)
 
 
-@login_required
+@scoped
 @require_POST
 def player_merge(request: HtmxHttpRequest, pk: int) -> HttpResponse:
-    source = selectors.player_for_owner(request.user, pk)
-    form = PlayerMergeForm(request.POST, owner=request.user, source=source)
+    source = request.scope.player(pk, admin=True)
+    form = PlayerMergeForm(request.POST, players=request.scope.players(), source=source)
     if form.is_valid() and request.POST.get("confirm"):
         try:
             target = services.player_merge(source=source, target=form.cleaned_data["target"])
@@ -88,20 +88,20 @@ def player_merge(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     )
 
 
-@login_required
+@scoped
 @require_safe
 def head_to_head(request: HtmxHttpRequest, pk: int, other: int) -> HttpResponse:
-    first = selectors.player_for_owner(request.user, pk)
-    second = selectors.player_for_owner(request.user, other)
+    first = request.scope.player(pk)
+    second = request.scope.player(other)
     return render(
         request, "scoring/head_to_head.html", {"h2h": selectors.head_to_head(first, second)}
     )
 
 
-@login_required
+@scoped
 @require_safe
 def leaderboard(request: HtmxHttpRequest) -> HttpResponse:
-    players = list(selectors.leaderboard(request.user))
+    players = list(selectors.leaderboard(request.scope.circle))
     context = {
         "players": players,
         "rated": [player for player in players if player.rated],

@@ -8,7 +8,6 @@ from typing import Any
 
 from django.contrib import messages
 from django.contrib.auth import login
-from django.contrib.auth.decorators import login_required
 from django.core.exceptions import ValidationError
 from django.db import DatabaseError, IntegrityError, transaction
 from django.http import HttpResponse
@@ -18,6 +17,7 @@ from django.views.decorators.http import require_http_methods, require_POST, req
 from django.views.decorators.vary import vary_on_headers
 
 from scoring import selectors, services
+from scoring.access import scoped
 from scoring.forms import HandForm, MatchForm, PlayerForm, SignupForm
 from scoring.matchdoc import MAX_HANDS
 from scoring.models import Match
@@ -54,26 +54,26 @@ def _status(request: HtmxHttpRequest) -> int:
     return 400 if request.method == "POST" else 200
 
 
-@login_required
+@scoped
 @require_http_methods(["GET", "POST"])
 @once_per_form
 def player_list(request: HtmxHttpRequest) -> HttpResponse:
     form = PlayerForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         try:
-            services.player_create(owner=request.user, name=form.cleaned_data["name"])
+            services.player_create(**request.scope.stamp(), name=form.cleaned_data["name"])
         except ValidationError as error:
             form.add_error("name", error)
         else:
             if not request.htmx:
                 return redirect("scoring:player-list")
             form = PlayerForm()
-    context = {"form": form, "players": selectors.player_list(request.user)}
+    context = {"form": form, "players": selectors.player_list(request.scope.circle)}
     status = 400 if form.errors else 200
     return render_region(request, "scoring/player_list.html", "roster", context, status=status)
 
 
-@login_required
+@scoped
 @require_http_methods(["GET", "POST"])
 @once_per_form
 def match_new(request: HtmxHttpRequest) -> HttpResponse:
@@ -81,18 +81,18 @@ def match_new(request: HtmxHttpRequest) -> HttpResponse:
     if request.method == "POST" and form.is_valid():
         match = _start_match(request, form.cleaned_data)
         return redirect(match)
-    players = selectors.player_list(request.user)
+    players = selectors.player_list(request.scope.circle)
     context = {"form": form, "players": players}
     return render(request, "scoring/match_new.html", context, status=_status(request))
 
 
 def _start_match(request: HtmxHttpRequest, data: dict[str, Any]) -> Match:
     sides = [
-        [services.player_get_or_create(owner=request.user, name=name) for name in names]
+        [services.player_get_or_create(**request.scope.stamp(), name=name) for name in names]
         for names in data["sides"]
     ]
     return services.match_start(
-        owner=request.user,
+        **request.scope.stamp(),
         variant=data["variant"],
         sides=sides,
         first_dealer_seat=data["first_dealer"],
@@ -124,11 +124,11 @@ def _board_context(match: Match, form: HandForm | None = None, **extra: Any) -> 
 MATCH_TEMPLATE = "scoring/match_detail.html"
 
 
-@login_required
+@scoped
 @require_safe
 @vary_on_headers("HX-Request")
 def match_detail(request: HtmxHttpRequest, pk: int) -> HttpResponse:
-    match = selectors.match_for_owner(request.user, pk)
+    match = request.scope.match(pk)
     since = request.GET.get("since")
     if request.htmx and since is not None:
         # An open board asking whether anything changed (a hand saved on another phone).
@@ -147,10 +147,10 @@ def reswap(response: HttpResponse, target: str, swap: str) -> HttpResponse:
     return response
 
 
-@login_required
+@scoped
 @require_POST
 def hand_create(request: HtmxHttpRequest, pk: int) -> HttpResponse:
-    match = selectors.match_for_owner(request.user, pk)
+    match = request.scope.match(pk)
     names = services.side_names(match)
     step = HandForm.parse_step(request.POST.get("step", ""), len(names))
     if step is not None:  # a sweep stepper without JavaScript: count it, save nothing
@@ -163,7 +163,10 @@ def hand_create(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     if form.is_valid():
         try:
             services.hand_record(
-                match=match, number=form.cleaned_data["number"], tallies=form.tallies
+                match=match,
+                number=form.cleaned_data["number"],
+                tallies=form.tallies,
+                by=request.user,
             )
         except services.HandNumberTaken as taken:
             return _hand_moved(request, match, taken)
@@ -226,10 +229,10 @@ def _hand_moved(
     return _hand_answer(request, match, form, status=409, changed=True, moved_note=note)
 
 
-@login_required
+@scoped
 @require_POST
 def hand_preview(request: HtmxHttpRequest, pk: int) -> HttpResponse:
-    match = selectors.match_for_owner(request.user, pk)
+    match = request.scope.match(pk)
     form = HandForm(request.POST, side_names=services.side_names(match))
     return render(request, "scoring/_hand_preview.html", _preview(match, form))
 
@@ -255,11 +258,11 @@ def _preview(match: Match, form: HandForm) -> dict[str, Any]:
     return {"preview_rows": rows, "after_win": after_win, "preview_errors": []}
 
 
-@login_required
+@scoped
 @require_safe
 def hand_detail(request: HtmxHttpRequest, pk: int, number: int) -> HttpResponse:
     """One hand's points by category: a page, or (htmx) the breakdown opened in the sheet."""
-    match = selectors.match_for_owner(request.user, pk)
+    match = request.scope.match(pk)
     context = {
         "match": match,
         "row": selectors.hand_row(match, number),
@@ -268,17 +271,19 @@ def hand_detail(request: HtmxHttpRequest, pk: int, number: int) -> HttpResponse:
     return render_region(request, "scoring/hand_detail.html", "breakdown", context)
 
 
-@login_required
+@scoped
 @require_http_methods(["GET", "POST"])
 def hand_edit(request: HtmxHttpRequest, pk: int, number: int) -> HttpResponse:
-    match = selectors.match_for_owner(request.user, pk)
+    match = request.scope.match(pk)
     hand = selectors.hand_for_match(match, number)
     names = services.side_names(match)
     if request.method == "POST":
         form = HandForm(request.POST, side_names=names)
         if form.is_valid():
             try:
-                services.hand_edit(match=match, number=number, tallies=form.tallies)
+                services.hand_edit(
+                    match=match, number=number, tallies=form.tallies, by=request.user
+                )
             except ValidationError as error:
                 form.add_error(None, error)
             else:
@@ -290,10 +295,10 @@ def hand_edit(request: HtmxHttpRequest, pk: int, number: int) -> HttpResponse:
     return render(request, "scoring/hand_edit.html", {"match": match, "hand": hand, "form": form})
 
 
-@login_required
+@scoped
 @require_POST
 def hand_delete(request: HtmxHttpRequest, pk: int) -> HttpResponse:
-    match = selectors.match_for_owner(request.user, pk)
+    match = request.scope.match(pk)
     try:
         number = int(request.POST.get("number", ""))
     except ValueError:
@@ -307,17 +312,17 @@ def hand_delete(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     return redirect(match)
 
 
-@login_required
+@scoped
 @require_POST
 def match_abandon(request: HtmxHttpRequest, pk: int) -> HttpResponse:
-    match = selectors.match_for_owner(request.user, pk)
+    match = request.scope.match(pk)
     services.match_abandon(match=match)
     return redirect(match)
 
 
-@login_required
+@scoped
 @require_POST
 @once_per_form
 def match_rematch(request: HtmxHttpRequest, pk: int) -> HttpResponse:
-    match = selectors.match_for_owner(request.user, pk)
-    return redirect(services.match_rematch(match=match))
+    match = request.scope.match(pk)
+    return redirect(services.match_rematch(match=match, by=request.user))

@@ -9,7 +9,6 @@ from urllib.parse import urlencode
 
 import segno
 from django.contrib import messages
-from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpResponse, StreamingHttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
@@ -21,6 +20,7 @@ from django.views.decorators.vary import vary_on_headers
 from django_htmx.http import HttpResponseClientRedirect
 
 from scoring import selectors, transfer
+from scoring.access import scoped
 from scoring.forms import ImportForm
 from scoring.models import Match
 from scoring.once import once_per_form
@@ -60,34 +60,34 @@ def _share_panel(request: HtmxHttpRequest, match: Match, *, changed: bool = True
     return render(request, "scoring/_share_panel.html", context)
 
 
-@login_required
+@scoped
 @require_safe
 @vary_on_headers("HX-Request")
 def share_panel(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     """The scoreboard's share panel, fetched when it is first opened (the board does not render
     it on every load)."""
-    return _share_panel(request, selectors.match_for_owner(request.user, pk), changed=False)
+    return _share_panel(request, request.scope.match(pk), changed=False)
 
 
-@login_required
+@scoped
 @require_POST
 @once_per_form
 def share_create(request: HtmxHttpRequest, pk: int) -> HttpResponse:
-    match = selectors.match_for_owner(request.user, pk)
+    match = request.scope.match(pk)
     return _share_panel(request, transfer.share_link_create(match=match))
 
 
-@login_required
+@scoped
 @require_POST
 def share_revoke(request: HtmxHttpRequest, pk: int) -> HttpResponse:
-    match = selectors.match_for_owner(request.user, pk)
+    match = request.scope.match(pk)
     return _share_panel(request, transfer.share_link_revoke(match=match))
 
 
-@login_required
+@scoped
 @require_safe
 def share_qr(request: HtmxHttpRequest, pk: int) -> HttpResponse:
-    match = selectors.match_for_owner(request.user, pk)
+    match = request.scope.match(pk)
     if not match.share_token:
         raise Http404
     url = request.build_absolute_uri(reverse("scoring:shared-match", args=[match.share_token]))
@@ -117,42 +117,44 @@ def _download(
     return response
 
 
-@login_required
+@scoped
 @require_safe
 def export_all(request: HtmxHttpRequest) -> HttpResponse | StreamingHttpResponse:
-    chunks = transfer.export_chunks(transfer.iter_match_documents(request.user))
+    chunks = transfer.export_chunks(transfer.iter_match_documents(request.scope.circle))
     filename = f"casino-matches-{timezone.localdate():%Y-%m-%d}.json"
     return _download(chunks, "application/json", filename)
 
 
-@login_required
+@scoped
 @require_safe
 def export_match(request: HtmxHttpRequest, pk: int) -> HttpResponse | StreamingHttpResponse:
-    match = selectors.match_for_owner(request.user, pk)
-    docs = transfer.match_documents(request.user, pks=[match.pk])
+    match = request.scope.match(pk)
+    docs = transfer.match_documents(match.circle, pks=[match.pk])
     text = "".join(transfer.export_chunks(docs, as_list=False))
     return _download(text, "application/json", f"casino-match-{match.pk}.json")
 
 
-@login_required
+@scoped
 @require_safe
 def export_hands(request: HtmxHttpRequest) -> HttpResponse | StreamingHttpResponse:
     filename = f"casino-hands-{timezone.localdate():%Y-%m-%d}.csv"
-    return _download(transfer.iter_hands_csv(request.user), "text/csv; charset=utf-8", filename)
+    return _download(
+        transfer.iter_hands_csv(request.scope.circle), "text/csv; charset=utf-8", filename
+    )
 
 
-@login_required
+@scoped
 @require_safe
 def export_match_hands(request: HtmxHttpRequest, pk: int) -> HttpResponse | StreamingHttpResponse:
-    match = selectors.match_for_owner(request.user, pk)
-    csv_text = transfer.hands_csv(request.user, pk=match.pk)
+    match = request.scope.match(pk)
+    csv_text = transfer.hands_csv(match.circle, pk=match.pk)
     return _download(csv_text, "text/csv; charset=utf-8", f"casino-match-{match.pk}-hands.csv")
 
 
 # --- import --------------------------------------------------------------------------------------
 
 
-@login_required
+@scoped
 @require_http_methods(["GET", "POST"])
 @once_per_form
 def match_import(request: HtmxHttpRequest) -> HttpResponse:
@@ -161,7 +163,9 @@ def match_import(request: HtmxHttpRequest) -> HttpResponse:
     problems: list[str] = []
     if posted and form.is_valid():
         try:
-            result = transfer.matches_import(owner=request.user, text=form.cleaned_data["file"])
+            result = transfer.matches_import(
+                **request.scope.stamp(), text=form.cleaned_data["file"]
+            )
         except transfer.ImportRefused as refused:
             problems = refused.messages
         else:

@@ -12,7 +12,7 @@ def test_history_chart_player_and_leaderboard(
     page, live_server, log_in, django_user_model, screenshot
 ):
     user = log_in(page)
-    demo.seed(user, 25, seed=7)
+    demo.seed(user.personal_circle, 25, seed=7)
 
     page.goto(f"{live_server.url}/matches/")
     rows = page.locator(".match-list > li:not(.load-more)")

@@ -17,11 +17,19 @@ CLIPPED = """() => [...document.querySelectorAll('button, .button, .chip, label,
 @pytest.mark.parametrize("code", ["th", "uk"])
 def test_scoreboard_and_hand_entry_in_language(page, live_server, log_in, screenshot, code):
     user = log_in(page)
-    players = [services.player_get_or_create(owner=user, name=n) for n in ("Ана", "Бен")]
+    players = [
+        services.player_get_or_create(circle=user.personal_circle, name=n) for n in ("Ана", "Бен")
+    ]
     if code == "th":
-        players = [services.player_get_or_create(owner=user, name=n) for n in ("สมชาย", "มาลี")]
+        players = [
+            services.player_get_or_create(circle=user.personal_circle, name=n)
+            for n in ("สมชาย", "มาลี")
+        ]
     match = services.match_start(
-        owner=user, variant="dominican", sides=[[p] for p in players], start_totals=[18, 5]
+        circle=user.personal_circle,
+        variant="dominican",
+        sides=[[p] for p in players],
+        start_totals=[18, 5],
     )
     page.context.add_cookies(
         [{"name": settings.LANGUAGE_COOKIE_NAME, "value": code, "url": live_server.url}]

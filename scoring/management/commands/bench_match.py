@@ -26,6 +26,7 @@ from django.test import Client
 from django.urls import reverse
 
 from scoring import demo, rules, services
+from scoring.access import personal_circle
 from scoring.forms import SPECIAL_CARDS
 from scoring.models import Match
 
@@ -71,10 +72,11 @@ class Command(BaseCommand):
         self.rng = random.Random(1)
         self.repeat = options["repeat"]
         self.user = get_user_model().objects.create_user(username=f"bench-match-{time.time_ns()}")
+        self.circle = personal_circle(self.user)
         self.client = Client()
         self.client.force_login(self.user)
         self.client.get(reverse("scoring:home"))  # the session learns the account's language
-        self.players = [services.player_create(owner=self.user, name=n) for n in ("Ana", "Ben")]
+        self.players = [services.player_create(circle=self.circle, name=n) for n in ("Ana", "Ben")]
         self.reference: Match | None = None
         out = self.stdout.write
         out("Each figure is a median, its floor measured alternately with it in the same run.")
@@ -128,7 +130,10 @@ class Command(BaseCommand):
 
     def _new_match(self) -> Match:
         return services.match_start(
-            owner=self.user, variant="casino", sides=[[p] for p in self.players], target=1_000_000
+            circle=self.circle,
+            variant="casino",
+            sides=[[p] for p in self.players],
+            target=1_000_000,
         )
 
     def _short(self) -> Match:
@@ -160,7 +165,7 @@ class Command(BaseCommand):
             f"\n{history} finished matches of history seeded in {time.perf_counter() - began:.0f} s"
         )
         latest = (
-            Match.objects.filter(owner=self.user, status=Match.Status.WON)
+            Match.objects.filter(circle=self.circle, status=Match.Status.WON)
             .order_by("-finished_at", "-pk")
             .first()
         )

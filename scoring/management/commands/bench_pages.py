@@ -21,6 +21,7 @@ from django.test import Client
 from django.urls import reverse
 
 from scoring import demo, selectors
+from scoring.access import personal_circle
 from scoring.models import Match, Player
 
 BENCH_USER = "bench-{matches}"
@@ -49,15 +50,16 @@ class Command(BaseCommand):
 
     def _run(self, size: int, repeat: int) -> dict[str, float]:
         owner, _ = get_user_model().objects.get_or_create(username=BENCH_USER.format(matches=size))
-        have = Match.objects.filter(owner=owner).count()
+        circle = personal_circle(owner)
+        have = Match.objects.filter(circle=circle).count()
         if have < size:
             self.stdout.write(f"Seeding {size - have} matches for {owner} (kept for next time)...")
             began = time.perf_counter()
-            demo.seed(owner, size - have, seed=have + 1)
+            demo.seed(circle, size - have, seed=have + 1)
             self.stdout.write(f"Seeded in {time.perf_counter() - began:.0f} s.")
         client = Client()
         client.force_login(owner)
-        pages = self._pages(owner)
+        pages = self._pages(circle)
         times: dict[str, list[float]] = {label: [] for label, _ in pages}
         for _ in range(repeat):  # rounds of every page, so that the floor sees the same load
             for label, url in pages:
@@ -66,7 +68,7 @@ class Command(BaseCommand):
                 times[label].append(time.perf_counter() - began)
                 assert response.status_code == 200, (url, response.status_code)
         medians = {label: statistics.median(values) * 1000 for label, values in times.items()}
-        total = Match.objects.filter(owner=owner).count()
+        total = Match.objects.filter(circle=circle).count()
         self.stdout.write(f"\n{total} matches; median of {repeat} requests per page")
         floor = medians[FLOOR]
         for label, median in medians.items():
@@ -74,19 +76,19 @@ class Command(BaseCommand):
         return medians
 
     @staticmethod
-    def _pages(owner: Any) -> list[tuple[str, str]]:
+    def _pages(circle: Any) -> list[tuple[str, str]]:
         first, second = list(
-            Player.objects.filter(owner=owner)
+            Player.objects.filter(circle=circle)
             .annotate(seat_count=Count("seats"))
             .order_by("-seat_count")[:2]
         )
-        match = Match.objects.filter(owner=owner, status=Match.Status.WON).first()
+        match = Match.objects.filter(circle=circle, status=Match.Status.WON).first()
         assert match is not None
         history = reverse("scoring:match-list")
         # Page 50 the way "Load more" gets there: each page starts where the one before ended.
         cursor = ""
         for _ in range(49):
-            cursor = selectors.match_history(owner, after=cursor).next_cursor or ""
+            cursor = selectors.match_history(circle, after=cursor).next_cursor or ""
         return [
             (FLOOR, reverse("scoring:home")),
             ("health check (no template)", reverse("healthz")),

@@ -1,4 +1,4 @@
-"""`manage.py export_matches [--owner USERNAME] [--output FILE]`: every match as a JSON list."""
+"""`manage.py export_matches [--owner USERNAME | --circle ID] [--output FILE]`: every match as a JSON list."""
 
 import sys
 from collections.abc import Iterator
@@ -8,23 +8,23 @@ from django.core.management.base import BaseCommand, CommandParser
 from django.utils.translation import ngettext
 
 from scoring import transfer
-from scoring.management.inputs import owner_option
+from scoring.management.inputs import add_circle_arguments, circle_option
 from scoring.matchdoc import MatchDoc
 
 
 class Command(BaseCommand):
     help = (
-        "Write every match (or one user's) as a JSON list of casino-score/1 documents, "
+        "Write every match (or one circle's) as a JSON list of casino-score/1 documents, "
         "oldest first, with `result` filled in."
     )
 
     def add_arguments(self, parser: CommandParser) -> None:
-        parser.add_argument("--owner", metavar="USERNAME", help="only this user's matches")
+        add_circle_arguments(parser, what="only the matches")
         parser.add_argument("--output", metavar="FILE", help="write here instead of stdout")
 
     def handle(self, *args: Any, **options: Any) -> None:
-        owner = owner_option(self, options["owner"])
-        counted = _Counted(transfer.iter_match_documents(owner))
+        circle = circle_option(self, options["owner"], options["circle"])
+        counted = _Counted(transfer.iter_match_documents(circle))
         # Written a match at a time: a history of any length takes the memory of one match.
         chunks = transfer.export_chunks(counted)
         if options["output"] is None:

@@ -1,37 +1,36 @@
-"""`manage.py import_matches FILE --owner USERNAME`: create the matches of a match document."""
+"""`manage.py import_matches FILE (--owner USERNAME | --circle ID)`: create the matches of a match document."""
 
 import sys
 from typing import Any
 
-from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand, CommandParser
 from django.utils.translation import gettext, ngettext
 
 from scoring import transfer
-from scoring.management.inputs import read_text
+from scoring.management.inputs import add_circle_arguments, circle_option, read_text
 
 
 class Command(BaseCommand):
     help = (
-        "Import a casino-score/1 document (one match or a list) for a user: all or nothing. "
+        "Import a casino-score/1 document (one match or a list) into a circle: all or nothing. "
         "`result` in the file is ignored and worked out again."
     )
 
     def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("file", help="the match document, or - for standard input")
-        parser.add_argument("--owner", metavar="USERNAME", required=True)
+        add_circle_arguments(parser, what="into the matches")
 
     def handle(self, *args: Any, **options: Any) -> None:
         path = options["file"]
-        owner = get_user_model().objects.filter(username=options["owner"]).first()
-        if owner is None:
+        circle = circle_option(self, options["owner"], options["circle"])
+        if circle is None:
             self.stderr.write(
-                gettext("There is no user called %(name)s.") % {"name": options["owner"]}
+                gettext("Say whose matches these are: --owner USERNAME or --circle ID.")
             )
             sys.exit(2)
         text = read_text(self, path)
         try:
-            result = transfer.matches_import(owner=owner, text=text, translate=gettext)
+            result = transfer.matches_import(circle=circle, text=text, translate=gettext)
         except transfer.ImportRefused as refused:
             self.stderr.write(gettext("Nothing was imported:"))
             for message in refused.messages:
@@ -42,7 +41,7 @@ class Command(BaseCommand):
             "%(count)d match imported for %(name)s.",
             "%(count)d matches imported for %(name)s.",
             matches,
-        ) % {"count": matches, "name": options["owner"]}
+        ) % {"count": matches, "name": circle.name}
         added = ngettext("%(count)d new player.", "%(count)d new players.", players) % {
             "count": players
         }

@@ -7,6 +7,7 @@ from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand, CommandParser
 
 from scoring import demo
+from scoring.access import personal_circle
 
 
 class Command(BaseCommand):
@@ -28,7 +29,7 @@ class Command(BaseCommand):
             owner.save()
             self.stdout.write(f"Created user {owner.username} (set a password to log in).")
         began = time.perf_counter()
-        demo.seed(owner, options["matches"], seed=options["seed"])
+        demo.seed(personal_circle(owner), options["matches"], seed=options["seed"])
         self.stdout.write(
             f"Seeded {options['matches']} matches for {owner.username} "
             f"in {time.perf_counter() - began:.1f} s."

@@ -1,4 +1,4 @@
-"""`manage.py stats_rebuild [--owner USERNAME]`: count the player statistics again from the matches.
+"""`manage.py stats_rebuild [--owner USERNAME | --circle ID]`: count the player statistics again from the matches.
 
 The statistics are kept up to date as matches change (scoring/stats.py); this starts over, after
 matches were changed or deleted some other way (the admin, the database directly).
@@ -10,7 +10,7 @@ from django.core.management.base import BaseCommand, CommandParser
 from django.utils.translation import ngettext
 
 from scoring import stats
-from scoring.management.inputs import owner_option
+from scoring.management.inputs import add_circle_arguments, circle_option
 from scoring.models import Match
 
 
@@ -18,12 +18,12 @@ class Command(BaseCommand):
     help = "Count the player statistics (player and head-to-head pages) again from the matches."
 
     def add_arguments(self, parser: CommandParser) -> None:
-        parser.add_argument("--owner", metavar="USERNAME", help="only this user's players")
+        add_circle_arguments(parser, what="only the players")
 
     def handle(self, *args: Any, **options: Any) -> None:
-        owner = owner_option(self, options["owner"])
-        stats.player_summaries_rebuild(owner)
-        matches = Match.objects.filter(owner=owner) if owner else Match.objects.all()
+        circle = circle_option(self, options["owner"], options["circle"])
+        stats.player_summaries_rebuild(circle)
+        matches = Match.objects.filter(circle=circle) if circle else Match.objects.all()
         count = matches.count()
         self.stdout.write(
             ngettext(

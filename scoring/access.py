@@ -1,0 +1,166 @@
+"""Who may see and change what: the one place that knows about circles and roles.
+
+Every private view is `@scoped`: it needs a login and gets `request.scope`, the account in its
+current circle. Lists start from `scope.matches()` and `scope.players()`; a match or player named
+in the URL comes from `scope.match(pk)` / `scope.player(pk)`, which find it in any circle of the
+account (and make that circle the current one), answer 404 when the account is not a member of
+its circle (a removed member included, at once), and 403 when the member lacks the role
+(`admin=True`). New things are made with `**scope.stamp()`.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Callable
+from typing import Any, TypeVar
+
+from django.contrib.auth.decorators import login_required
+from django.contrib.auth.models import AbstractBaseUser
+from django.core.exceptions import PermissionDenied
+from django.db import transaction
+from django.db.models import OuterRef, QuerySet, Subquery
+from django.http import Http404, HttpRequest, HttpResponse
+from django.utils.functional import cached_property
+from django.utils.translation import gettext as _
+
+from scoring.models import Circle, Match, Membership, Player
+
+SESSION_KEY = "circle"
+ADMIN = Membership.Role.ADMIN
+
+View = TypeVar("View", bound=Callable[..., HttpResponse])
+
+
+def personal_circle(user: AbstractBaseUser) -> Circle:
+    """The account's own circle, made when first needed (accounts are given one when made)."""
+    circle = Circle.objects.filter(personal_for=user).first()
+    if circle is None:
+        with transaction.atomic():
+            circle, _made = Circle.objects.get_or_create(
+                personal_for=user, defaults={"name": user.get_username()[:60]}
+            )
+            Membership.objects.get_or_create(circle=circle, user=user, defaults={"role": ADMIN})
+    return circle
+
+
+def _role_of(user: AbstractBaseUser) -> Subquery:
+    """The account's role in the circle of the row (null when not a member)."""
+    return Subquery(
+        Membership.objects.filter(circle=OuterRef("circle_id"), user=user).values("role")[:1]
+    )
+
+
+class Scope:
+    """The signed-in account in its current circle (kept in the session; the personal circle
+    when none is chosen or the account has left the one chosen)."""
+
+    def __init__(self, user: AbstractBaseUser, session: Any = None) -> None:
+        self.user = user
+        self._session = session if session is not None else {}
+
+    @cached_property
+    def membership(self) -> Membership:
+        chosen = self._session.get(SESSION_KEY)
+        memberships = Membership.objects.select_related("circle").filter(user=self.user)
+        membership = memberships.filter(circle_id=chosen).first() if chosen else None
+        if membership is None:
+            circle = personal_circle(self.user)
+            membership = memberships.get(circle=circle)
+            self._remember(circle.pk)
+        return membership
+
+    @property
+    def circle(self) -> Circle:
+        return self.membership.circle
+
+    @property
+    def role(self) -> str:
+        return self.membership.role
+
+    @property
+    def is_admin(self) -> bool:
+        return self.role == ADMIN
+
+    def _remember(self, circle_id: int) -> None:
+        if self._session.get(SESSION_KEY) != circle_id:
+            self._session[SESSION_KEY] = circle_id
+
+    def _enter(self, circle: Circle, role: str) -> None:
+        """Make `circle` the current one (an object of it was opened)."""
+        current = self.__dict__.get("membership")
+        if current is None or current.circle_id != circle.pk or current.role != role:
+            membership = Membership(circle=circle, user=self.user, role=role)
+            membership.circle = circle
+            self.__dict__["membership"] = membership
+        self._remember(circle.pk)
+
+    def switch(self, circle_id: int) -> Circle:
+        """Make another circle of the account's the current one (404 if not a member)."""
+        membership = (
+            Membership.objects.select_related("circle")
+            .filter(user=self.user, circle_id=circle_id)
+            .first()
+        )
+        if membership is None:
+            raise Http404
+        self.__dict__["membership"] = membership
+        self._remember(membership.circle_id)
+        return membership.circle
+
+    # --- what the current circle holds ----------------------------------------------------------
+
+    def matches(self) -> QuerySet[Match]:
+        return Match.objects.filter(circle=self.circle)
+
+    def players(self) -> QuerySet[Player]:
+        return Player.objects.filter(circle=self.circle)
+
+    def stamp(self) -> dict[str, Any]:
+        """The fields of something new made here."""
+        return {"circle": self.circle, "by": self.user}
+
+    def require_admin(self) -> None:
+        if not self.is_admin:
+            raise PermissionDenied(_("Only an admin of the circle can do that."))
+
+    # --- one object named in the URL, in any of the account's circles ---------------------------
+
+    def _get(self, queryset: QuerySet[Any], pk: Any, admin: bool) -> Any:
+        try:
+            found = (
+                queryset.select_related("circle")
+                .annotate(member_role=_role_of(self.user))
+                .filter(pk=pk, member_role__isnull=False)
+                .get()
+            )
+        except (queryset.model.DoesNotExist, ValueError, TypeError):
+            raise Http404 from None
+        self._enter(found.circle, found.member_role)
+        if admin:
+            self.require_admin()
+        return found
+
+    def match(self, pk: Any, *, admin: bool = False) -> Match:
+        return self._get(Match.objects.all(), pk, admin)
+
+    def player(self, pk: Any, *, admin: bool = False) -> Player:
+        return self._get(Player.objects.all(), pk, admin)
+
+
+def scope_of(request: HttpRequest) -> Scope:
+    scope = getattr(request, "_scope", None)
+    if scope is None:
+        scope = Scope(request.user, request.session)
+        request._scope = scope  # type: ignore[attr-defined]
+    return scope
+
+
+def scoped(view: View) -> View:
+    """A private view: a login is needed, and `request.scope` is the account in its circle."""
+
+    @functools.wraps(view)
+    def wrapper(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
+        request.scope = scope_of(request)  # type: ignore[attr-defined]
+        return view(request, *args, **kwargs)
+
+    return login_required(wrapper)  # type: ignore[return-value]
