@@ -1,5 +1,7 @@
 from django.urls import path
 
+from scoring.urls_circles import urlpatterns as circles_urlpatterns
+from scoring.urls_invites import urlpatterns as invites_urlpatterns
 from scoring.urls_sharing import urlpatterns as sharing_urlpatterns
 from scoring.views import history, pages
 from scoring.views import matches as views
@@ -32,3 +34,6 @@ urlpatterns = [
 
 # Share links, export and import live in their own module.
 urlpatterns += sharing_urlpatterns
+# Circles (members, roles, switching) and invites to them.
+urlpatterns += circles_urlpatterns
+urlpatterns += invites_urlpatterns
