@@ -1,5 +1,6 @@
-"""Share tokens out of logs: a share link (/shared/<token>/) opens a match to whoever holds it,
-and access logs are read and kept by more people than the match's owner.
+"""Share tokens and invite codes out of logs: a share link (/shared/<token>/) opens a match to
+whoever holds it, an invite link (/join/<code>/) lets whoever holds it into a circle, and access
+logs are read and kept by more people than the match's owner or the circle's admins.
 
 `MaskShareTokens` is a logging filter; settings.LOGGING puts it on Django's loggers and
 scripts/gunicorn.conf.py on gunicorn's access and error logs. Standard library only, so gunicorn's
@@ -11,17 +12,21 @@ from __future__ import annotations
 import logging
 import re
 
-# The path of scoring:shared-match, wherever it appears: request line, path, referer.
-SHARE_LINK = re.compile(r"(/shared/)[^/?#\s\"'<>]+")
+# The paths of scoring:shared-match and scoring:invite-join, wherever they appear: request line,
+# path, referer, and percent-encoded in a query (the login page's ?next=%2Fjoin%2F<code>%2F).
+SHARE_LINK = re.compile(r"(/(?:shared|join)/)[^/?#\s\"'<>]+")
+ENCODED_SHARE_LINK = re.compile(r"(%2F(?:shared|join)%2F)[^/?#&%\s\"'<>]+", re.IGNORECASE)
 MASK = "***"
 
 
 def mask_share_tokens(text: str) -> str:
-    return SHARE_LINK.sub(rf"\g<1>{MASK}", text)
+    text = SHARE_LINK.sub(rf"\g<1>{MASK}", text)
+    return ENCODED_SHARE_LINK.sub(rf"\g<1>{MASK}", text)
 
 
 class MaskShareTokens(logging.Filter):
-    """Replace share tokens in a record's message (formatted with its arguments first)."""
+    """Replace share tokens and invite codes in a record's message (formatted with its arguments
+    first)."""
 
     def filter(self, record: logging.LogRecord) -> bool:
         try:

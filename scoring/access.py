@@ -5,7 +5,8 @@ current circle. Lists start from `scope.matches()` and `scope.players()`; a matc
 in the URL comes from `scope.match(pk)` / `scope.player(pk)`, which find it in any circle of the
 account (and make that circle the current one), answer 404 when the account is not a member of
 its circle (a removed member included, at once), and 403 when the member lacks the role
-(`admin=True`). New things are made with `**scope.stamp()`.
+(`admin=True`). A circle named in the URL comes from `scope.circle_membership(pk)`, with the same
+answers. New things are made with `**scope.stamp()`.
 """
 
 from __future__ import annotations
@@ -74,6 +75,12 @@ class Scope:
         return self.membership.circle
 
     @property
+    def known_circle(self) -> Circle | None:
+        """The current circle when this request has read it already (no query), else None."""
+        membership = self.__dict__.get("membership")
+        return membership.circle if membership is not None else None
+
+    @property
     def role(self) -> str:
         return self.membership.role
 
@@ -106,6 +113,26 @@ class Scope:
         self.__dict__["membership"] = membership
         self._remember(membership.circle_id)
         return membership.circle
+
+    # --- the account's circles -----------------------------------------------------------------
+
+    def memberships(self) -> QuerySet[Membership]:
+        """The account's memberships, one per circle it is in (with the circle)."""
+        return Membership.objects.filter(user=self.user).select_related("circle")
+
+    def circle_membership(self, circle_id: Any, *, admin: bool = False) -> Membership:
+        """The account's membership of a circle named in the URL, the current one or another
+        (which this does not make current): 404 when the account is not a member (a removed
+        member included, at once), 403 when `admin` and the account is not an admin there."""
+        try:
+            membership = self.memberships().filter(circle_id=circle_id).first()
+        except (ValueError, TypeError):
+            raise Http404 from None
+        if membership is None:
+            raise Http404
+        if admin and not membership.is_admin:
+            raise PermissionDenied(_("Only an admin of the circle can do that."))
+        return membership
 
     # --- what the current circle holds ----------------------------------------------------------
 

@@ -8,8 +8,10 @@ from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from functools import cached_property
 
+from django.contrib.auth.models import AbstractBaseUser
 from django.db.models import (
     BooleanField,
+    Count,
     ExpressionWrapper,
     F,
     FilteredRelation,
@@ -19,6 +21,7 @@ from django.db.models import (
 )
 from django.shortcuts import get_object_or_404
 from django.urls import reverse
+from django.utils.translation import gettext
 
 from scoring import rules
 from scoring.models import (
@@ -199,12 +202,144 @@ def match_board(match: Match, *, latest: int | None = BOARD_HANDS) -> Board:
     return Board(match, latest=latest)
 
 
-def hand_row(match: Match, number: int) -> HandRow:
-    """One hand of the score sheet, with its tallies (for its breakdown), or 404."""
-    hand = get_object_or_404(match.hands, number=number)
+@dataclass(frozen=True)
+class HandEntry:
+    """Who put a hand's counts in and when, and who last changed them. A name is None when the
+    account is gone (or was never known). For members' pages only: the shared page shows no
+    account."""
+
+    entered_by: str | None
+    entered_at: datetime
+    changed_by: str | None
+    changed_at: datetime | None  # None: never changed
+    revisions: int  # earlier versions kept (hand_history)
+
+
+@dataclass(frozen=True)
+class HandDetail(HandRow):
+    entry: HandEntry
+
+
+def _account_name(user: AbstractBaseUser | None) -> str | None:
+    return user.get_username() if user is not None else None
+
+
+def _hands_with_accounts(match: Match) -> QuerySet[Hand]:
+    return match.hands.select_related("entered_by", "changed_by").annotate(
+        revision_count=Count("revisions")
+    )
+
+
+def hand_entry(hand: Hand) -> HandEntry:
+    """Who entered and last changed `hand` (read with _hands_with_accounts, or counted here)."""
+    revisions = getattr(hand, "revision_count", None)
+    return HandEntry(
+        entered_by=_account_name(hand.entered_by),
+        entered_at=hand.created_at,
+        changed_by=_account_name(hand.changed_by) if hand.changed_at else None,
+        changed_at=hand.changed_at,
+        revisions=hand.revisions.count() if revisions is None else revisions,
+    )
+
+
+def hand_row(match: Match, number: int) -> HandDetail:
+    """One hand of the score sheet, with its tallies (for its breakdown) and who entered and
+    changed it, or 404."""
+    hand = get_object_or_404(_hands_with_accounts(match), number=number)
     seat = match.seats.select_related("player").get(seat=hand.dealer_seat)
     tallies = list(hand.tallies.order_by("side__position"))
-    return HandRow(hand.number, seat.player.name, tallies, hand.number == match.hand_count)
+    return HandDetail(
+        hand.number, seat.player.name, tallies, hand.number == match.hand_count, hand_entry(hand)
+    )
+
+
+ACE_SYMBOLS = {"S": "♠", "C": "♣", "H": "♥", "D": "♦"}
+
+
+@dataclass(frozen=True)
+class SideCounts:
+    """One side's counts in one version of a hand, as entered."""
+
+    name: str
+    cards: int
+    spades: int
+    taken: list[str]  # the special cards taken, with their suit symbols: "10♦ (big casino)", "A♠"
+    sweeps: int
+
+
+@dataclass(frozen=True)
+class HandVersion:
+    """The counts a hand had from `at` (entered or changed by `by`) until `replaced_at` (by
+    `replaced_by`); the current counts have no replaced_at. Version 1 is as first entered."""
+
+    number: int
+    sides: list[SideCounts]
+    by: str | None
+    at: datetime
+    replaced_by: str | None = None
+    replaced_at: datetime | None = None
+
+    @property
+    def is_current(self) -> bool:
+        return self.replaced_at is None
+
+    @property
+    def is_first(self) -> bool:
+        return self.number == 1
+
+
+@dataclass(frozen=True)
+class HandHistory:
+    number: int
+    versions: list[HandVersion]  # newest first: the current counts, then every earlier version
+
+    @property
+    def earlier(self) -> int:
+        return len(self.versions) - 1
+
+
+def _special_cards(tally: rules.Tally) -> list[str]:
+    taken = []
+    if tally.big_casino:
+        taken.append(gettext("10♦ (big casino)"))
+    if tally.little_casino:
+        taken.append(gettext("2♠ (little casino)"))
+    taken.extend(f"A{ACE_SYMBOLS[suit]}" for suit in tally.aces)
+    return taken
+
+
+def _side_counts(names: Sequence[str], tallies: Sequence[rules.Tally]) -> list[SideCounts]:
+    return [
+        SideCounts(name, tally.cards, tally.spades, _special_cards(tally), tally.sweeps)
+        for name, tally in zip(names, tallies, strict=True)
+    ]
+
+
+def hand_history(match: Match, number: int) -> HandHistory:
+    """Hand `number` of the match as it is and as it was before each change, newest first
+    (404 when there is no such hand)."""
+    hand = get_object_or_404(match.hands.select_related("entered_by", "changed_by"), number=number)
+    names = players_by_side(match.seats.select_related("player", "side"))
+    side_names = [" & ".join(names[position]) for position in sorted(names)]
+    revisions = list(hand.revisions.select_related("by", "replaced_by").order_by("pk"))
+    current = HandVersion(
+        number=len(revisions) + 1,
+        sides=_side_counts(side_names, hand_tallies(hand)),
+        by=_account_name(hand.changed_by if hand.changed_at else hand.entered_by),
+        at=hand.changed_at or hand.created_at,
+    )
+    earlier = [
+        HandVersion(
+            number=index,
+            sides=_side_counts(side_names, [rules.Tally.make(**item) for item in revision.tallies]),
+            by=_account_name(revision.by),
+            at=revision.at,
+            replaced_by=_account_name(revision.replaced_by),
+            replaced_at=revision.replaced_at,
+        )
+        for index, revision in enumerate(revisions, start=1)
+    ]
+    return HandHistory(hand.number, [current, *reversed(earlier)])
 
 
 def hand_preview(
@@ -238,7 +373,8 @@ def hand_preview(
 
 
 def hand_for_match(match: Match, number: int) -> Hand:
-    return get_object_or_404(Hand, match=match, number=number)
+    """Hand `number` of the match, with who entered and changed it (hand_entry), or 404."""
+    return get_object_or_404(_hands_with_accounts(match), number=number)
 
 
 def hand_tallies(hand: Hand) -> list[rules.Tally]:

@@ -23,6 +23,7 @@ from scoring.models import (
     Hand,
     HandRevision,
     Match,
+    Membership,
     Player,
     PlayerRating,
     Profile,
@@ -668,6 +669,9 @@ def player_merge(*, source: Player, target: Player) -> Player:
             % {"source": source.name, "target": target.name, "count": len(shared)}
         )
     Seat.objects.filter(player=source).update(player=target)
+    # The account that is `source` ("this is me") is `target` now, unless one already is.
+    if not Membership.objects.filter(player=target).exists():
+        Membership.objects.filter(player=source).update(player=target)
     source.delete()
     _names_changed(Match.objects.filter(seats__player=target))
     stats.player_summaries_refresh(Match.objects.filter(seats__player=target))

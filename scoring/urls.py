@@ -27,6 +27,7 @@ urlpatterns = [
     path("matches/<int:pk>/hands/preview/", views.hand_preview, name="hand-preview"),
     path("matches/<int:pk>/hands/<int:number>/", views.hand_detail, name="hand"),
     path("matches/<int:pk>/hands/<int:number>/edit/", views.hand_edit, name="hand-edit"),
+    path("matches/<int:pk>/hands/<int:number>/history/", views.hand_history, name="hand-history"),
     path("matches/<int:pk>/hands/last/delete/", views.hand_delete, name="hand-delete"),
     path("matches/<int:pk>/abandon/", views.match_abandon, name="match-abandon"),
     path("matches/<int:pk>/rematch/", views.match_rematch, name="match-rematch"),

@@ -23,8 +23,8 @@ from django.test import Client
 from django.urls import URLPattern, URLResolver, get_resolver, reverse
 from helpers import FIRST_8
 
-from scoring import services
-from scoring.models import Match, Player
+from scoring import invites, services
+from scoring.models import Invite, Match, Player
 
 # Pages anyone may open: by URL name, plus everything under these route prefixes.
 PUBLIC_NAMES = {
@@ -34,6 +34,7 @@ PUBLIC_NAMES = {
     "scoring:rules",
     "scoring:rules-variant",
     "scoring:language",
+    "scoring:invite-join",
 }
 PUBLIC_PREFIXES = ("accounts/", "admin/")
 OWNER_MARK = "Zelda-Owner-Only"  # a name only the owner's pages may show
@@ -91,6 +92,7 @@ class World:
     match: Match
     player: Player
     opponent: Player
+    invite: Invite
 
 
 def build_world(owner: Any, other: Any, name: str, opponent_name: str) -> World:
@@ -103,7 +105,8 @@ def build_world(owner: Any, other: Any, name: str, opponent_name: str) -> World:
     services.hand_record(match=match, number=1, tallies=FIRST_8)
     Match.objects.filter(pk=match.pk).update(share_token=f"share-token-{match.pk}")
     match.refresh_from_db()
-    return World(owner, other, match, player, opponent)
+    invite = invites.invite_create(circle=owner.personal_circle, by=owner)
+    return World(owner, other, match, player, opponent, invite)
 
 
 @pytest.fixture
@@ -116,6 +119,7 @@ def kwarg_values(world: World) -> dict[str | tuple[str, str], Any]:
     return {
         ("players", "pk"): world.player.pk,
         ("matches", "pk"): world.match.pk,
+        ("circles", "pk"): world.owner.personal_circle.pk,
         "pk": world.match.pk,
         "number": 1,
         "position": 0,
@@ -127,6 +131,9 @@ def kwarg_values(world: World) -> dict[str | tuple[str, str], Any]:
         "player": world.player.pk,
         "opponent_pk": world.opponent.pk,
         "other_pk": world.opponent.pk,
+        "circle": world.owner.personal_circle.pk,
+        "invite": world.invite.pk,
+        "code": world.invite.token,
     }
 
 

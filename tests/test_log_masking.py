@@ -33,6 +33,35 @@ def test_a_share_link_is_masked_wherever_it_is_in_a_line() -> None:
     assert mask_share_tokens(untouched) == untouched
 
 
+def test_an_invite_link_is_masked_in_a_path_a_referer_and_a_login_pages_next() -> None:
+    path = reverse("scoring:invite-join", args=[TOKEN])
+    assert path == f"/join/{TOKEN}/"
+    line = (
+        f'GET /accounts/login/?next={path} HTTP/1.1 "https://casino.example.com{path}" '
+        f"POST /signup/?next=%2Fjoin%2F{TOKEN}%2F&x=1 /signup/?next=%2fjoin%2f{TOKEN}"
+    )
+    masked = mask_share_tokens(line)
+    assert TOKEN not in masked
+    assert masked.count("/join/***/") == 2
+    assert "next=%2Fjoin%2F***%2F&x=1" in masked and "next=%2fjoin%2f***" in masked
+    untouched = "GET /circles/3/invites/12/qr.svg HTTP/1.1"
+    assert mask_share_tokens(untouched) == untouched
+
+
+@pytest.mark.django_db
+def test_djangos_request_log_does_not_show_an_invite_code(captured: io.StringIO, user) -> None:
+    """An unknown code is a 404 and a revoked one a 410, both logged with their path."""
+    from scoring import invites
+
+    invite = invites.invite_create(circle=user.personal_circle, by=user)
+    invites.invite_revoke(invite=invite)
+    assert Client().get(reverse("scoring:invite-join", args=[TOKEN])).status_code == 404
+    assert Client().get(reverse("scoring:invite-join", args=[invite.token])).status_code == 410
+    log = captured.getvalue()
+    assert "Not Found: /join/***/" in log and "Gone: /join/***/" in log
+    assert TOKEN not in log and invite.token not in log
+
+
 def _record(msg: str, *args: Any, name: str = "django.request") -> logging.LogRecord:
     return logging.LogRecord(name, logging.WARNING, __file__, 1, msg, args, None)
 

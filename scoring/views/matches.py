@@ -12,16 +12,18 @@ from django.core.exceptions import ValidationError
 from django.db import DatabaseError, IntegrityError, transaction
 from django.http import HttpResponse
 from django.shortcuts import redirect, render
+from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 from django.views.decorators.vary import vary_on_headers
 
-from scoring import selectors, services
+from scoring import circles, selectors, services
 from scoring.access import scoped
 from scoring.forms import HandForm, MatchForm, PlayerForm, SignupForm
 from scoring.matchdoc import MAX_HANDS
 from scoring.models import Match
 from scoring.once import once_per_form
+from scoring.views.circles import current_circle
 from scoring.views.common import HtmxHttpRequest, partial_template, render_region
 
 logger = logging.getLogger(__name__)
@@ -29,13 +31,19 @@ logger = logging.getLogger(__name__)
 
 @require_safe
 def home(request: HtmxHttpRequest) -> HttpResponse:
-    return render(request, "scoring/home.html")
+    context: dict[str, Any] = {}
+    if request.user.is_authenticated:
+        # The account's record in each of its circles (where a player is linked to it).
+        context["records"] = circles.records_of(request.user)
+        context["current_circle"] = current_circle(request)
+    return render(request, "scoring/home.html", context)
 
 
 @require_http_methods(["GET", "POST"])
 @once_per_form
 def signup(request: HtmxHttpRequest) -> HttpResponse:
     form = SignupForm(request.POST or None)
+    next_url = _safe_next(request)
     if request.method == "POST" and form.is_valid():
         try:
             with transaction.atomic():
@@ -45,8 +53,18 @@ def signup(request: HtmxHttpRequest) -> HttpResponse:
         else:
             # Named because django-axes adds a second backend (settings.AUTHENTICATION_BACKENDS).
             login(request, user, backend="django.contrib.auth.backends.ModelBackend")
-            return redirect("scoring:match-new")
-    return render(request, "registration/signup.html", {"form": form}, status=_status(request))
+            return redirect(next_url or "scoring:match-new")
+    context = {"form": form, "next": next_url}
+    return render(request, "registration/signup.html", context, status=_status(request))
+
+
+def _safe_next(request: HtmxHttpRequest) -> str:
+    """Where to go after signing up (an invite's page, say): a path of this site, or nothing."""
+    wanted = request.POST.get("next") or request.GET.get("next") or ""
+    allowed = url_has_allowed_host_and_scheme(
+        wanted, allowed_hosts={request.get_host()}, require_https=request.is_secure()
+    )
+    return wanted if allowed else ""
 
 
 def _status(request: HtmxHttpRequest) -> int:
@@ -281,18 +299,32 @@ def hand_edit(request: HtmxHttpRequest, pk: int, number: int) -> HttpResponse:
         form = HandForm(request.POST, side_names=names)
         if form.is_valid():
             try:
-                services.hand_edit(
+                saved = services.hand_edit(
                     match=match, number=number, tallies=form.tallies, by=request.user
                 )
             except ValidationError as error:
                 form.add_error(None, error)
             else:
-                messages.success(request, _("Hand %(number)d saved.") % {"number": number})
+                if saved.changed_at == hand.changed_at:
+                    note = _("Nothing changed in hand %(number)d.")
+                else:
+                    note = _("Hand %(number)d saved.")
+                messages.success(request, note % {"number": number})
                 return redirect(match)
     else:
         initial = HandForm.initial_for(number, selectors.hand_tallies(hand))
         form = HandForm(side_names=names, initial=initial)
-    return render(request, "scoring/hand_edit.html", {"match": match, "hand": hand, "form": form})
+    context = {"match": match, "hand": hand, "form": form, "entry": selectors.hand_entry(hand)}
+    return render(request, "scoring/hand_edit.html", context)
+
+
+@scoped
+@require_safe
+def hand_history(request: HtmxHttpRequest, pk: int, number: int) -> HttpResponse:
+    """A hand's counts now and before each change, with who entered or changed them and when."""
+    match = request.scope.match(pk)
+    context = {"match": match, "history": selectors.hand_history(match, number)}
+    return render(request, "scoring/hand_history.html", context)
 
 
 @scoped
