@@ -355,6 +355,22 @@ def match_abandon(*, match: Match) -> Match:
 
 
 @transaction.atomic
+def match_delete(*, match: Match) -> None:
+    """Delete a match and its hands for good. Its players' statistics no longer count it, and
+    the circle's ratings are replayed from the first rating it gave as if it never was."""
+    match = _locked(match)
+    cut = PlayerRating.objects.filter(match=match).aggregate(first=Min("pk"))["first"]
+    # Without its seats and hands the match counts for nobody: the statistics take it out.
+    Hand.objects.filter(match=match).delete()
+    Seat.objects.filter(match=match).delete()
+    stats.player_summaries_refresh(match)
+    circle_id = match.circle_id
+    match.delete()
+    if cut is not None:
+        ratings_replay(circle_id=circle_id, from_pk=cut)
+
+
+@transaction.atomic
 def match_rematch(*, match: Match, by: AbstractBaseUser | None = None) -> Match:
     """A new match with the same players, seats and rules; the next dealer deals first.
 

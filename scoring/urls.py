@@ -30,6 +30,7 @@ urlpatterns = [
     path("matches/<int:pk>/hands/<int:number>/history/", views.hand_history, name="hand-history"),
     path("matches/<int:pk>/hands/last/delete/", views.hand_delete, name="hand-delete"),
     path("matches/<int:pk>/abandon/", views.match_abandon, name="match-abandon"),
+    path("matches/<int:pk>/delete/", views.match_delete, name="match-delete"),
     path("matches/<int:pk>/rematch/", views.match_rematch, name="match-rematch"),
 ]
 

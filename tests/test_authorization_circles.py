@@ -36,6 +36,7 @@ from scoring.models import Membership
 ADMIN_ONLY = {
     ("scoring:player", "POST"),  # rename a player
     ("scoring:player-merge", "POST"),
+    ("scoring:match-delete", "POST"),
     ("scoring:circle-invites", "GET"),
     ("scoring:circle-invites", "POST"),
     ("scoring:invite-qr", "GET"),

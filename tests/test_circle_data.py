@@ -6,8 +6,17 @@ from django.core.exceptions import ValidationError
 from django.urls import reverse
 from helpers import FIRST_11
 
-from scoring import demo, services, transfer
-from scoring.models import Circle, Match, Membership, Player, PlayerStat
+from scoring import demo, services, stats, transfer
+from scoring.models import (
+    Circle,
+    Match,
+    Membership,
+    Player,
+    PlayerPairStat,
+    PlayerRating,
+    PlayerRecordStat,
+    PlayerStat,
+)
 
 pytestmark = pytest.mark.django_db
 
@@ -117,3 +126,55 @@ def test_merging_players_keeps_the_account_linked_to_the_player(user, friday):
     Membership.objects.filter(user=user, circle=friday).update(player=twin)
     services.player_merge(source=twin, target=ana)
     assert Membership.objects.get(user=user, circle=friday).player == ana
+
+
+def _kept(circle):
+    """The statistics and ratings kept for the circle's players."""
+    players = Player.objects.filter(circle=circle).order_by("name")
+    return {
+        "ratings": [(p.name, round(p.rating_mu, 9), p.rated_matches) for p in players],
+        "trend": list(
+            PlayerRating.objects.filter(player__circle=circle)
+            .order_by("pk")
+            .values_list("player__name", "match_id", "mu")
+        ),
+        **{
+            model.__name__: sorted(
+                tuple(sorted((k, v) for k, v in row.items() if k not in ("id",)))
+                for row in model.objects.filter(player__circle=circle).values()
+            )
+            for model in (PlayerStat, PlayerRecordStat, PlayerPairStat)
+        },
+    }
+
+
+def test_deleting_a_match_counts_statistics_and_ratings_as_if_it_never_was(user, friday):
+    demo.seed(friday, 20, seed=11)
+    won = list(Match.objects.filter(circle=friday, status="won").order_by("finished_at", "pk"))
+    doomed = won[len(won) // 2]  # rated in the middle of the history
+    services.match_delete(match=doomed)
+    assert not Match.objects.filter(pk=doomed.pk).exists()
+    kept = _kept(friday)
+    stats.player_summaries_rebuild(friday)
+    services.ratings_recompute(circle=friday)
+    assert _kept(friday) == kept
+
+
+def test_an_admin_deletes_a_match_a_member_cannot(client, user, other_user, friday):
+    match = Match.objects.get(circle=friday)
+    url = reverse("scoring:match-delete", args=[match.pk])
+    client.force_login(other_user)  # a member
+    assert (
+        "Delete match"
+        not in client.get(reverse("scoring:match-sheet", args=[match.pk])).content.decode()
+    )
+    assert client.post(url).status_code == 403
+    client.force_login(user)  # the admin
+    assert (
+        "Delete match"
+        in client.get(reverse("scoring:match-sheet", args=[match.pk])).content.decode()
+    )
+    response = client.post(url)
+    assert response.status_code == 302 and response["Location"] == reverse("scoring:match-list")
+    assert not Match.objects.filter(pk=match.pk).exists()
+    assert client.post(url).status_code == 404  # sent again: nothing left to delete

@@ -354,6 +354,16 @@ def match_abandon(request: HtmxHttpRequest, pk: int) -> HttpResponse:
 
 @scoped
 @require_POST
+def match_delete(request: HtmxHttpRequest, pk: int) -> HttpResponse:
+    """An admin deletes a match (a test game, a match recorded twice)."""
+    match = request.scope.match(pk, admin=True)
+    services.match_delete(match=match)
+    messages.success(request, _("The match was deleted."))
+    return redirect("scoring:match-list")
+
+
+@scoped
+@require_POST
 @once_per_form
 def match_rematch(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     match = request.scope.match(pk)
