@@ -1,7 +1,9 @@
 """What every view module shares."""
 
+import io
 from typing import Any
 
+import segno
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.utils.cache import patch_vary_headers
@@ -35,4 +37,16 @@ def render_region(
     to a page load or a page to htmx."""
     response = render(request, partial_template(request, template, region), context, status=status)
     patch_vary_headers(response, ["HX-Request"])
+    return response
+
+
+def qr_code(url: str) -> HttpResponse:
+    """A QR code of `url` as SVG, drawn by the server (a share link, an invite): private to
+    whoever may see the link, and asked for again each time (the link may have been revoked)."""
+    svg = io.BytesIO()
+    segno.make(url, error="m").save(
+        svg, kind="svg", omitsize=True, border=4, xmldecl=False, light="#ffffff", title=url
+    )
+    response = HttpResponse(svg.getvalue(), content_type="image/svg+xml")
+    response["Cache-Control"] = "private, no-cache"
     return response

@@ -2,10 +2,8 @@
 
 from __future__ import annotations
 
-import io
 from typing import Any
 
-import segno
 from django import forms
 from django.contrib import messages
 from django.contrib.auth.views import redirect_to_login
@@ -21,7 +19,7 @@ from scoring import invites
 from scoring.access import SESSION_KEY, scoped
 from scoring.models import Circle, Invite
 from scoring.once import once_per_form
-from scoring.views.common import HtmxHttpRequest, render_region
+from scoring.views.common import HtmxHttpRequest, qr_code, render_region
 
 INVITES_TEMPLATE = "scoring/invites/invites.html"
 JOIN_TEMPLATE = "scoring/invites/join.html"
@@ -126,13 +124,7 @@ def invite_qr(request: HtmxHttpRequest, circle: int, invite: int) -> HttpRespons
     found = _admin_circle(request, circle)
     active = invites.invite_of(found, invite, active=True)
     url = request.build_absolute_uri(reverse("scoring:invite-join", args=[active.token]))
-    svg = io.BytesIO()
-    segno.make(url, error="m").save(
-        svg, kind="svg", omitsize=True, border=4, xmldecl=False, light="#ffffff", title=url
-    )
-    response = HttpResponse(svg.getvalue(), content_type="image/svg+xml")
-    response["Cache-Control"] = "private, no-cache"
-    return response
+    return qr_code(url)
 
 
 # --- the page an invite link opens (public) ------------------------------------------------------

@@ -2,12 +2,10 @@
 
 from __future__ import annotations
 
-import io
 from collections.abc import Iterator
 from typing import Any
 from urllib.parse import urlencode
 
-import segno
 from django.contrib import messages
 from django.http import Http404, HttpResponse, StreamingHttpResponse
 from django.shortcuts import redirect, render
@@ -24,7 +22,7 @@ from scoring.access import scoped
 from scoring.forms import ImportForm
 from scoring.models import Match
 from scoring.once import once_per_form
-from scoring.views.common import HtmxHttpRequest, render_region
+from scoring.views.common import HtmxHttpRequest, qr_code, render_region
 
 SHARE_TEMPLATE = "scoring/share.html"
 IMPORT_TEMPLATE = "scoring/import.html"
@@ -91,13 +89,7 @@ def share_qr(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     if not match.share_token:
         raise Http404
     url = request.build_absolute_uri(reverse("scoring:shared-match", args=[match.share_token]))
-    svg = io.BytesIO()
-    segno.make(url, error="m").save(
-        svg, kind="svg", omitsize=True, border=4, xmldecl=False, light="#ffffff", title=url
-    )
-    response = HttpResponse(svg.getvalue(), content_type="image/svg+xml")
-    response["Cache-Control"] = "private, no-cache"
-    return response
+    return qr_code(url)
 
 
 # --- export --------------------------------------------------------------------------------------
