@@ -71,3 +71,30 @@ def client_ip(request: HttpRequest) -> str | None:
         return remote
     client = _ip(addresses[-count])
     return str(client) if client is not None else remote
+
+
+def login_name(request: HttpRequest, credentials: dict | None = None) -> str | None:
+    """The account a login attempt is for, for django-axes: allauth authenticates with `username`
+    or `email` (its form's field is `login`), Django's admin with `username`. Every way of naming
+    one account (its username in any case, its e-mail address) counts as that account's username,
+    so that switching between them does not buy more guesses."""
+    credentials = credentials or {}
+    data = getattr(request, "POST", {}) or {}
+    given = next(
+        (str(credentials[key]) for key in ("username", "email") if credentials.get(key)),
+        data.get("login") or data.get("username") or "",
+    ).strip()
+    if not given:
+        return None
+    from allauth.account.models import EmailAddress
+    from django.contrib.auth import get_user_model
+
+    users = get_user_model().objects
+    found = users.filter(username__iexact=given).values_list("username", flat=True).first()
+    if found is None and "@" in given:
+        found = (
+            EmailAddress.objects.filter(email__iexact=given)
+            .values_list("user__username", flat=True)
+            .first()
+        )
+    return found or given.casefold()

@@ -46,6 +46,9 @@ INSTALLED_APPS = [
     "template_partials",
     "csp",
     "axes",
+    "allauth",
+    "allauth.account",
+    "allauth.mfa",
     "scoring",
 ]
 
@@ -66,6 +69,7 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
+    "allauth.account.middleware.AccountMiddleware",
     # Last, as django-axes asks: it turns a locked-out login into its 429 response.
     "axes.middleware.AxesMiddleware",
 ]
@@ -131,11 +135,12 @@ CACHES = {
     },
 }
 
-# django-axes first: it refuses a locked-out login before the password is even checked.
-# With two backends, code that logs a user in without authenticate() must name the backend.
+# django-axes first: it refuses a locked-out login before the password is even checked. Then
+# allauth's, which logs in by username or e-mail address, and by passkey. With several backends,
+# code that logs a user in without authenticate() must name the backend.
 AUTHENTICATION_BACKENDS = [
     "axes.backends.AxesStandaloneBackend",
-    "django.contrib.auth.backends.ModelBackend",
+    "allauth.account.auth_backends.AuthenticationBackend",
 ]
 
 AUTH_PASSWORD_VALIDATORS = [
@@ -145,9 +150,78 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
 ]
 
-LOGIN_URL = "login"
+LOGIN_URL = "account_login"
 LOGIN_REDIRECT_URL = "scoring:match-list"
 LOGOUT_REDIRECT_URL = "scoring:home"
+
+# --- Accounts (django-allauth) ------------------------------------------------------------------
+# Log in with the username or the e-mail address; an address is optional at sign-up, and verified
+# by a link when given (or changed). Accounts made before addresses existed keep logging in.
+ACCOUNT_LOGIN_METHODS = {"username", "email"}
+ACCOUNT_SIGNUP_FIELDS = ["username*", "email", "password1*", "password2*"]
+ACCOUNT_EMAIL_VERIFICATION = "optional"
+ACCOUNT_EMAIL_VERIFICATION_BY_CODE_ENABLED = False
+ACCOUNT_CONFIRM_EMAIL_ON_GET = False
+ACCOUNT_LOGIN_ON_EMAIL_CONFIRMATION = False
+ACCOUNT_UNIQUE_EMAIL = True
+ACCOUNT_CHANGE_EMAIL = True  # one address per account; a new one replaces it once verified
+ACCOUNT_USERNAME_MIN_LENGTH = 1
+ACCOUNT_LOGOUT_ON_PASSWORD_CHANGE = False
+ACCOUNT_PRESERVE_USERNAME_CASING = True
+ACCOUNT_SESSION_REMEMBER = True
+ACCOUNT_SIGNUP_REDIRECT_URL = "scoring:match-new"
+ACCOUNT_DEFAULT_HTTP_PROTOCOL = "http" if DEBUG else "https"
+# The one-time invitation to add an address, the verification link that keeps the sign-up's `next`,
+# a mail that cannot be sent (scoring/account_adapter.py); sign-up answers a race for a username
+# with the form's message (scoring/views/signup.py).
+ACCOUNT_ADAPTER = "scoring.account_adapter.AccountAdapter"
+ACCOUNT_FORMS = {
+    "login": "scoring.account_adapter.LoginForm",
+    "signup": "scoring.account_adapter.SignupForm",
+    "reset_password": "scoring.account_adapter.ResetPasswordForm",
+    "add_email": "scoring.account_adapter.AddEmailForm",
+    "reauthenticate": "scoring.account_adapter.ReauthenticateForm",
+}
+# A mail to the account's address when its password or address changes: a stranger who got in is
+# noticed.
+ACCOUNT_EMAIL_NOTIFICATIONS = True
+# The address is the key to the password reset: adding, changing or removing it asks for the
+# password (or a passkey) again, so a session left open is not enough to take the account over.
+# The reset itself goes only to verified addresses (scoring/account_adapter.py).
+ACCOUNT_REAUTHENTICATION_REQUIRED = True
+# One throttle against guessing: django-axes (below), which counts failures in the database (so
+# every app server shares them) by username and client address behind the configured proxies.
+# allauth's own rate limits keep their counts in the cache, which is per process here: off.
+ACCOUNT_RATE_LIMITS = False
+# Passkeys: add one, log in with it instead of a password, remove it (allauth's MFA app).
+MFA_SUPPORTED_TYPES = ["webauthn"]
+MFA_PASSKEY_LOGIN_ENABLED = True
+# A passkey belongs to the site's host name. fido2 checks the browser's origin against it: https, or
+# http://localhost (a secure context for browsers too), so development and the browser tests need
+# no exception; turned on, this setting would skip the check altogether. In development open
+# http://localhost:8000, not 127.0.0.1: browsers refuse passkeys for an IP address.
+MFA_WEBAUTHN_ALLOW_INSECURE_ORIGIN = False
+
+# Mail (password reset, address verification): to the console while developing, to the SMTP server
+# named by the environment in production (docs/DEPLOY.md), to an outbox in memory in tests.
+EMAIL_BACKEND = env_str(
+    "DJANGO_EMAIL_BACKEND",
+    "django.core.mail.backends.console.EmailBackend"
+    if DEBUG
+    else "django.core.mail.backends.smtp.EmailBackend",
+)
+EMAIL_USE_SSL = env_bool("DJANGO_EMAIL_USE_SSL", False)  # TLS from the start (port 465)
+EMAIL_USE_TLS = env_bool("DJANGO_EMAIL_USE_TLS", not EMAIL_USE_SSL)  # STARTTLS (port 587)
+if EMAIL_USE_TLS and EMAIL_USE_SSL:
+    raise ImproperlyConfigured("Set DJANGO_EMAIL_USE_TLS or DJANGO_EMAIL_USE_SSL, not both")
+EMAIL_HOST = env_str("DJANGO_EMAIL_HOST", "localhost")
+EMAIL_PORT = env_int("DJANGO_EMAIL_PORT", 465 if EMAIL_USE_SSL else 587)
+EMAIL_HOST_USER = env_str("DJANGO_EMAIL_HOST_USER", "")
+EMAIL_HOST_PASSWORD = env_str("DJANGO_EMAIL_HOST_PASSWORD", "")
+# Seconds to wait for the SMTP server: a server that does not answer must not hold a request.
+EMAIL_TIMEOUT = env_int("DJANGO_EMAIL_TIMEOUT", 10)
+DEFAULT_FROM_EMAIL = env_str("DJANGO_DEFAULT_FROM_EMAIL", "Casino Scorekeeper <noreply@localhost>")
+SERVER_EMAIL = DEFAULT_FROM_EMAIL
 
 LANGUAGE_CODE = "en"
 # The browser's language on the first visit, then the footer's choice (cookie, and the account).
@@ -215,6 +289,8 @@ AXES_COOLOFF_TIME = timedelta(minutes=env_int("DJANGO_AXES_COOLOFF_MINUTES", 15)
 AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
 AXES_RESET_ON_SUCCESS = True
 AXES_COOLOFF_MESSAGE = gettext_lazy("Too many failed logins: try again in a few minutes.")
+# allauth's login form names its field "login" (a username or an e-mail address).
+AXES_USERNAME_CALLABLE = "casino_site.proxies.login_name"
 # Behind N proxies REMOTE_ADDR is the nearest proxy; the client is then the Nth address from the
 # right of X-Forwarded-For (each proxy appends the address the request came from), read only from
 # requests that come from a trusted proxy (casino_site/proxies.py). docs/DEPLOY.md gives the one

@@ -1,24 +1,20 @@
+from allauth.account import views as account_views
 from django.contrib import admin
-from django.contrib.auth import views as auth_views
 from django.urls import include, path
 
 from scoring.views.health import healthz
+from scoring.views.signup import signup
 
 urlpatterns = [
     path("healthz", healthz, name="healthz"),
     path("admin/", admin.site.urls),
-    # Log in and out, and change the password. No password reset: accounts have no e-mail address.
-    path("accounts/login/", auth_views.LoginView.as_view(), name="login"),
-    path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
-    path(
-        "accounts/password_change/",
-        auth_views.PasswordChangeView.as_view(),
-        name="password_change",
-    ),
-    path(
-        "accounts/password_change/done/",
-        auth_views.PasswordChangeDoneView.as_view(),
-        name="password_change_done",
-    ),
+    # Accounts (django-allauth): sign up and log in by username or e-mail address, verify and
+    # change the address, reset a forgotten password, passkeys. "login" and "logout" are the
+    # names the app's pages use. Sign-up is a creating form: sent twice, it answers once
+    # (scoring/views/signup.py).
+    path("accounts/login/", account_views.login, name="login"),
+    path("accounts/logout/", account_views.logout, name="logout"),
+    path("accounts/signup/", signup, name="account_signup"),
+    path("accounts/", include("allauth.urls")),
     path("", include("scoring.urls")),
 ]

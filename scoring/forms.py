@@ -6,7 +6,6 @@ from collections.abc import Sequence
 from typing import Any
 
 from django import forms
-from django.contrib.auth.forms import UserCreationForm
 from django.core.exceptions import ValidationError
 from django.core.files.uploadedfile import UploadedFile
 from django.db.models import QuerySet
@@ -25,16 +24,6 @@ RED_CARDS = {"10D", "AH", "AD"}
 CHECKED = {True: mark_safe(" checked"), False: ""}
 CARD_LABELS = {"10D": "10♦", "2S": "2♠", "AS": "A♠", "AC": "A♣", "AH": "A♥", "AD": "A♦"}
 LAYOUTS = {"2": (2, 1), "3": (3, 1), "4": (4, 1), "teams": (2, 2)}  # (sides, players per side)
-
-
-class SignupForm(UserCreationForm):
-    def unique_username_message(self) -> str:
-        """The message the form gives for a username that is taken."""
-        field = self._meta.model._meta.get_field("username")
-        return str(field.error_messages["unique"]) % {
-            "model_name": self._meta.model._meta.verbose_name,
-            "field_label": field.verbose_name,
-        }
 
 
 def readable_text(value: str) -> None:

@@ -437,12 +437,16 @@ class PlayerRating(models.Model):
 
 
 class Profile(models.Model):
-    """What a signed-in user chose for themselves (for now, the language of the app)."""
+    """What a signed-in user chose for themselves (the language of the app), and what the app
+    has asked them once (to add an e-mail address: scoring/account_prompts.py)."""
 
     user = models.OneToOneField(
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="profile"
     )
     language = models.CharField(_("language"), max_length=10, blank=True)
+    email_invited_at = models.DateTimeField(
+        _("asked to add an e-mail address"), null=True, blank=True
+    )
 
     class Meta:
         verbose_name = _("profile")

@@ -1,5 +1,6 @@
 from django.urls import path
 
+from scoring.urls_account import urlpatterns as account_urlpatterns
 from scoring.urls_circles import urlpatterns as circles_urlpatterns
 from scoring.urls_invites import urlpatterns as invites_urlpatterns
 from scoring.urls_sharing import urlpatterns as sharing_urlpatterns
@@ -39,3 +40,5 @@ urlpatterns += sharing_urlpatterns
 # Circles (members, roles, switching) and invites to them.
 urlpatterns += circles_urlpatterns
 urlpatterns += invites_urlpatterns
+# The account's own page, and deleting the account.
+urlpatterns += account_urlpatterns

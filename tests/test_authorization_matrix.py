@@ -35,6 +35,7 @@ PUBLIC_NAMES = {
     "scoring:rules-variant",
     "scoring:language",
     "scoring:invite-join",
+    "scoring:account-deleted",
 }
 PUBLIC_PREFIXES = ("accounts/", "admin/")
 OWNER_MARK = "Zelda-Owner-Only"  # a name only the owner's pages may show
@@ -57,8 +58,10 @@ class Route:
 
 
 def _kwarg_names(pattern: Any) -> list[str]:
+    """The kwargs of a path() (its converters) or of a re_path() (its named groups: allauth's
+    e-mail confirmation and password reset links are those)."""
     converters = getattr(pattern, "converters", None)
-    if converters is not None:
+    if converters:
         return list(converters)
     return list(pattern.regex.groupindex)
 
@@ -304,7 +307,8 @@ def test_public_pages_open_without_login(route: Route, world: World) -> None:
 
 
 def is_djangos_own(route: Route) -> bool:
-    """The admin, and Django's password-reset link (whose kwargs only Django can make)."""
+    """The admin, and the accounts' links with a key in them (e-mail confirmation, password
+    reset, a passkey's pages), whose kwargs only django-allauth can make."""
     return route.route.startswith("admin/") or (
         route.route.startswith("accounts/") and bool(route.kwargs)
     )

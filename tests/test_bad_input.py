@@ -401,6 +401,7 @@ CHOICE = "Select a valid choice."
 OUT_OF_DATE = "This form is out of date: reload the page and enter the hand again."
 # Radio buttons that a browser only sends with the values offered: the page does not print
 # these fields' own errors, so the form's message is looked for in the form itself.
+LOGIN_REFUSED = "The username and/or password you specified are not correct."
 UNPRINTED = {("match-new", "variant"), ("match-new", "layout"), ("match-new", "target")}
 
 
@@ -432,6 +433,12 @@ def _web_probes() -> list[tuple[str, str, str, str]]:
     probes += [("signup", "username", SURROGATE, username), ("signup", "username", NUL, NULL_CHARS)]
     probes += [("signup", "username", BIG, "Ensure this value has at most 150 characters")]
     probes += [("signup", "password1", NUL, NULL_CHARS), ("signup", "password2", NUL, NULL_CHARS)]
+    email = "Enter a valid email address."
+    for form in ("signup", "reset"):
+        probes += [(form, "email", value, email) for value in (SURROGATE, BIG, "ßH")]
+        probes += [(form, "email", NUL, NULL_CHARS)]
+    probes += [("login", field, NUL, NULL_CHARS) for field in ("login", "password")]
+    probes += [("login", "login", SURROGATE, LOGIN_REFUSED), ("login", "login", BIG, LOGIN_REFUSED)]
     return probes
 
 
@@ -469,9 +476,12 @@ def test_form_refuses_crashing_input_with_its_message(
         "rename": (reverse("scoring:player", args=[ana.pk]), "name=Zed"),
         "merge": (reverse("scoring:player-merge", args=[ana.pk]), f"target={cy.pk}&confirm=1"),
         "signup": (
-            reverse("scoring:signup"),
-            "username=newbie&password1=Zq9-kxcd-long-pass&password2=Zq9-kxcd-long-pass",
+            reverse("account_signup"),
+            "username=newbie&email=newbie%40example.com"
+            "&password1=Zq9-kxcd-long-pass&password2=Zq9-kxcd-long-pass",
         ),
+        "login": (reverse("account_login"), "login=ana&password=casino-pass-1"),
+        "reset": (reverse("account_reset_password"), "email=ana%40example.com"),
     }
     url, body = posts[form]
     # The valid submission with one field spoilt.
@@ -479,7 +489,7 @@ def test_form_refuses_crashing_input_with_its_message(
     body = "&".join([*fields, f"{field}={value}"])
     if once:
         body += "&form_once=probe-token-1"
-    if form != "signup":
+    if form not in ("signup", "login", "reset"):
         client.force_login(user)
     before = {name: rows for name, rows in snapshot().items() if name != "FormSubmission"}
     response = client.generic("POST", url, body.encode(), content_type=FORM)

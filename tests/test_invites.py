@@ -11,6 +11,7 @@ from typing import Any
 from urllib.parse import quote
 
 import pytest
+from allauth.account.models import EmailAddress
 from django.contrib.auth import get_user_model
 from django.contrib.messages import get_messages
 from django.db import connection
@@ -452,13 +453,13 @@ def test_two_accounts_racing_for_the_last_use_let_in_exactly_one(user, circle):
 def test_signing_up_from_an_invite_comes_back_to_it_and_joins(client, invite):
     join_page = client.get(_join_url(invite)).content.decode()
     signup_url = re.search(r'href="(/signup/\?next=[^"]*)"', join_page).group(1)
-    signup_page = client.get(signup_url).content.decode()
+    signup_page = client.get(signup_url, follow=True).content.decode()
     assert f'<input type="hidden" name="next" value="{_join_url(invite)}">' in signup_page
-    assert f'href="{reverse("login")}?next={quote(_join_url(invite))}"' in signup_page
+    assert f'href="{reverse("login")}?next={quote(_join_url(invite), safe="")}"' in signup_page
 
     data = {"username": "zoe", "password1": PASSWORD, "password2": PASSWORD}
     data["next"] = re.search(r'name="next" value="([^"]+)"', signup_page).group(1)
-    response = client.post(reverse("scoring:signup"), data)
+    response = client.post(reverse("account_signup"), data)
     assert response.status_code == 302 and response["Location"] == _join_url(invite)
     assert "zoe" not in _members(invite.circle)  # joining is the account's own tap
 
@@ -469,20 +470,43 @@ def test_signing_up_from_an_invite_comes_back_to_it_and_joins(client, invite):
     assert client.session[SESSION_KEY] == invite.circle_id
 
 
+def test_signing_up_with_an_address_from_an_invite_keeps_the_invite_in_the_link(
+    client, invite, mailoutbox
+):
+    """The address is verified by a link, later: the sign-up goes straight back to the invite,
+    and the link in the mail comes back to it too."""
+    data = {"username": "zoe", "email": "zoe@example.com", "password1": PASSWORD}
+    data |= {"password2": PASSWORD, "next": _join_url(invite)}
+    response = client.post(reverse("account_signup"), data)
+    assert response.status_code == 302 and response["Location"] == _join_url(invite)
+    client.post(_join_url(invite))
+    assert "zoe" in _members(invite.circle)
+
+    (mail,) = mailoutbox
+    link = re.search(r"http://testserver(/accounts/confirm-email/[^\s]+)", mail.body).group(1)
+    page = client.get(link).content.decode()
+    assert f'<input type="hidden" name="next" value="{_join_url(invite)}">' in page
+    confirmed = client.post(link, {"next": _join_url(invite)})
+    assert confirmed.status_code == 302 and confirmed["Location"] == _join_url(invite)
+    assert EmailAddress.objects.get(email="zoe@example.com").verified
+
+
 def test_a_refused_signup_keeps_the_invite(client, invite):
     data = {"username": "zoe", "password1": PASSWORD, "password2": "other", "next": "/join/x/"}
-    page = client.post(reverse("scoring:signup"), data).content.decode()
-    assert '<input type="hidden" name="next" value="/join/x/">' in page
+    response = client.post(reverse("account_signup"), data)
+    assert response.status_code == 400
+    assert '<input type="hidden" name="next" value="/join/x/">' in response.content.decode()
 
 
 def test_logging_in_from_an_invite_comes_back_to_it(client, other_user, invite):
     login_url = f"{reverse('login')}?next={quote(_join_url(invite))}"
     page = client.get(login_url).content.decode()
     assert f'<input type="hidden" name="next" value="{_join_url(invite)}">' in page
-    assert f'href="{reverse("scoring:signup")}?next={quote(_join_url(invite))}"' in page
+    signup_link = f"{reverse('account_signup')}?next={quote(_join_url(invite), safe='')}"
+    assert f'href="{signup_link}"' in page
     response = client.post(
         login_url,
-        {"username": "mallory", "password": "casino-pass-2", "next": _join_url(invite)},
+        {"login": "mallory", "password": "casino-pass-2", "next": _join_url(invite)},
     )
     assert response.status_code == 302 and response["Location"] == _join_url(invite)
 
@@ -498,25 +522,25 @@ def test_logging_in_from_an_invite_comes_back_to_it(client, other_user, invite):
     ],
 )
 def test_signup_ignores_a_next_that_leaves_the_site(client, next_url):
-    page = client.get(reverse("scoring:signup"), {"next": next_url}).content.decode()
-    form = page.split(f'action="{reverse("scoring:signup")}"', 1)[1].split("</form>", 1)[0]
+    page = client.get(reverse("account_signup"), {"next": next_url}).content.decode()
+    form = page.split(f'action="{reverse("account_signup")}"', 1)[1].split("</form>", 1)[0]
     assert 'name="next"' not in form
     assert f'href="{reverse("login")}"' in page and "login/?next=" not in page
     data = {"username": "zoe", "password1": PASSWORD, "password2": PASSWORD, "next": next_url}
-    response = client.post(f"{reverse('scoring:signup')}?next={quote(next_url)}", data)
+    response = client.post(f"{reverse('account_signup')}?next={quote(next_url)}", data)
     assert response.status_code == 302
     assert response["Location"] == reverse("scoring:match-new")
 
 
 def test_signup_without_next_still_starts_a_match(client):
     data = {"username": "zoe", "password1": PASSWORD, "password2": PASSWORD}
-    response = client.post(reverse("scoring:signup"), data)
+    response = client.post(reverse("account_signup"), data)
     assert response["Location"] == reverse("scoring:match-new")
 
 
 def test_signup_honours_a_next_on_this_site_given_in_the_query(client):
     data = {"username": "zoe", "password1": PASSWORD, "password2": PASSWORD}
-    response = client.post(f"{reverse('scoring:signup')}?next=/players/", data)
+    response = client.post(f"{reverse('account_signup')}?next=/players/", data)
     assert response["Location"] == "/players/"
 
 

@@ -1,14 +1,23 @@
+import threading
+
 import pytest
 from django.contrib.auth import get_user_model
+from django.db import connection
+from django.test import Client
 from django.urls import reverse
 
+from scoring.models import FormSubmission
+from scoring.once import FIELD
+
 pytestmark = pytest.mark.django_db
+
+PASSWORD = "a-Long-pass-42"
 
 
 def test_signup_creates_account_and_logs_in(client):
     response = client.post(
-        reverse("scoring:signup"),
-        {"username": "newbie", "password1": "a-Long-pass-42", "password2": "a-Long-pass-42"},
+        reverse("account_signup"),
+        {"username": "newbie", "password1": PASSWORD, "password2": PASSWORD},
     )
     assert response.status_code == 302
     assert response["Location"] == reverse("scoring:match-new")
@@ -18,28 +27,80 @@ def test_signup_creates_account_and_logs_in(client):
 
 def test_signup_with_mismatched_passwords_shows_errors(client):
     response = client.post(
-        reverse("scoring:signup"),
-        {"username": "newbie", "password1": "a-Long-pass-42", "password2": "other-pass-42"},
+        reverse("account_signup"),
+        {"username": "newbie", "password1": PASSWORD, "password2": "other-pass-42"},
     )
     assert response.status_code == 400
     assert not get_user_model().objects.filter(username="newbie").exists()
-    assert 'class="errors"' in response.content.decode()
+    body = response.content.decode()
+    assert 'class="errors"' in body and "You must type the same password each time." in body
+    assert 'value="newbie"' in body
+
+
+def test_the_former_signup_address_leads_to_the_signup_page_keeping_next(client):
+    response = client.get(reverse("scoring:signup"), {"next": "/join/abc/"})
+    assert response.status_code == 302
+    assert response["Location"] == f"{reverse('account_signup')}?next=%2Fjoin%2Fabc%2F"
+    assert client.get(response["Location"]).status_code == 200
 
 
 def test_signup_page_htmx_request(client):
-    response = client.get(reverse("scoring:signup"), headers={"HX-Request": "true"})
+    response = client.get(reverse("account_signup"), headers={"HX-Request": "true"})
     assert response.status_code == 200
+    assert 'name="username"' in response.content.decode()
 
 
 def test_signup_refuses_put(client):
+    assert client.put(reverse("account_signup")).status_code == 405
     assert client.put(reverse("scoring:signup")).status_code == 405
+
+
+def test_signup_sent_twice_creates_one_account():
+    """A double tap: the second request leaves before the first's answer (and its session
+    cookie) arrives, so both come from the same anonymous visitor."""
+    data = {"username": "newbie", "password1": PASSWORD, "password2": PASSWORD, FIELD: "tap"}
+    first = Client().post(reverse("account_signup"), data)
+    second = Client().post(reverse("account_signup"), data)
+    assert first.status_code == second.status_code == 302
+    assert first["Location"] == second["Location"] == reverse("scoring:match-new")
+    assert get_user_model().objects.filter(username="newbie").count() == 1
+    assert FormSubmission.objects.count() == 1
+
+
+@pytest.mark.django_db(transaction=True)
+def test_two_taps_at_once_create_one_account():
+    data = {"username": "newbie", "password1": PASSWORD, "password2": PASSWORD, FIELD: "race"}
+    barrier = threading.Barrier(2)
+    statuses = []
+
+    def submit():
+        client = Client()
+        barrier.wait()
+        statuses.append(client.post(reverse("account_signup"), data).status_code)
+        connection.close()
+
+    threads = [threading.Thread(target=submit) for _ in range(2)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert statuses == [302, 302]
+    assert get_user_model().objects.filter(username="newbie").count() == 1
 
 
 def test_login_page_and_logout(client, user):
     assert client.get(reverse("login")).status_code == 200
-    assert (
-        client.post(reverse("login"), {"username": "ana", "password": "casino-pass-1"}).status_code
-        == 302
-    )
+    response = client.post(reverse("login"), {"login": "ana", "password": "casino-pass-1"})
+    assert response.status_code == 302
+    assert response["Location"] == reverse("scoring:match-list")
     assert client.post(reverse("logout")).status_code == 302
+    assert client.get(reverse("scoring:match-list")).status_code == 302
+
+
+def test_a_wrong_password_shows_the_form_again_with_the_reason(client, user):
+    response = client.post(reverse("login"), {"login": "ana", "password": "wrong"})
+    assert response.status_code == 200
+    assert "The username and/or password you specified are not correct." in (
+        response.content.decode()
+    )
     assert client.get(reverse("scoring:match-list")).status_code == 302

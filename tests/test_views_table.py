@@ -260,7 +260,7 @@ def test_concurrent_creates_of_one_name_answer_already_exists(user, what):
             responses.append(client.post(url, {"name": "Zed"}))
         else:
             data = {"username": "zoe", "password1": "pw-Zoe-12345!", "password2": "pw-Zoe-12345!"}
-            responses.append(client.post(reverse("scoring:signup"), data))
+            responses.append(client.post(reverse("account_signup"), data))
         connection.close()
 
     threads = [threading.Thread(target=submit, args=(i,)) for i in range(2)]

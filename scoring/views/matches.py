@@ -7,19 +7,18 @@ import logging
 from typing import Any
 
 from django.contrib import messages
-from django.contrib.auth import login
 from django.core.exceptions import ValidationError
-from django.db import DatabaseError, IntegrityError, transaction
+from django.db import DatabaseError
 from django.http import HttpResponse
 from django.shortcuts import redirect, render
-from django.utils.http import url_has_allowed_host_and_scheme
+from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 from django.views.decorators.vary import vary_on_headers
 
 from scoring import circles, selectors, services
 from scoring.access import scoped
-from scoring.forms import HandForm, MatchForm, PlayerForm, SignupForm
+from scoring.forms import HandForm, MatchForm, PlayerForm
 from scoring.matchdoc import MAX_HANDS
 from scoring.models import Match
 from scoring.once import once_per_form
@@ -39,32 +38,12 @@ def home(request: HtmxHttpRequest) -> HttpResponse:
     return render(request, "scoring/home.html", context)
 
 
-@require_http_methods(["GET", "POST"])
-@once_per_form
+@require_safe
 def signup(request: HtmxHttpRequest) -> HttpResponse:
-    form = SignupForm(request.POST or None)
-    next_url = _safe_next(request)
-    if request.method == "POST" and form.is_valid():
-        try:
-            with transaction.atomic():
-                user = form.save()
-        except IntegrityError:  # the same username, signed up by a concurrent request
-            form.add_error("username", form.unique_username_message())
-        else:
-            # Named because django-axes adds a second backend (settings.AUTHENTICATION_BACKENDS).
-            login(request, user, backend="django.contrib.auth.backends.ModelBackend")
-            return redirect(next_url or "scoring:match-new")
-    context = {"form": form, "next": next_url}
-    return render(request, "registration/signup.html", context, status=_status(request))
-
-
-def _safe_next(request: HtmxHttpRequest) -> str:
-    """Where to go after signing up (an invite's page, say): a path of this site, or nothing."""
-    wanted = request.POST.get("next") or request.GET.get("next") or ""
-    allowed = url_has_allowed_host_and_scheme(
-        wanted, allowed_hosts={request.get_host()}, require_https=request.is_secure()
-    )
-    return wanted if allowed else ""
+    """The sign-up page's former address (links people kept): the accounts' own, same query."""
+    url = reverse("account_signup")
+    query = request.META.get("QUERY_STRING", "")
+    return redirect(f"{url}?{query}" if query else url)
 
 
 def _status(request: HtmxHttpRequest) -> int:

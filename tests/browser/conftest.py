@@ -88,7 +88,7 @@ def log_in(live_server: Any, django_user_model: Any) -> Callable[..., Any]:
     def log_in_as(page: Any, username: str = "ana") -> Any:
         user = django_user_model.objects.create_user(username=username, password=PASSWORD)
         page.goto(f"{live_server.url}/accounts/login/")
-        page.fill("#id_username", username)
+        page.fill("#id_login", username)
         page.fill("#id_password", PASSWORD)
         page.click("form.stack button[type=submit]")
         page.wait_for_url(f"{live_server.url}/matches/")

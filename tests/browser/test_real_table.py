@@ -14,7 +14,7 @@ PASSWORD = "casino-pass-1"
 
 def _log_in_existing(page, live_server, username="ana"):
     page.goto(f"{live_server.url}/accounts/login/")
-    page.fill("#id_username", username)
+    page.fill("#id_login", username)
     page.fill("#id_password", PASSWORD)
     page.click("form.stack button[type=submit]")
     page.wait_for_url(f"{live_server.url}/matches/")
