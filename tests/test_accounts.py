@@ -16,6 +16,7 @@ from django.core import mail
 from django.core.exceptions import ImproperlyConfigured
 from django.test import Client
 from django.urls import reverse
+from django.utils import translation
 from test_security import _parse
 from test_settings import PRODUCTION, load_settings
 
@@ -415,11 +416,14 @@ def test_the_invitation_comes_in_the_accounts_language(client, user):
     client.cookies[settings.LANGUAGE_COOKIE_NAME] = "es"
     response = _log_in(client, "ana", "casino-pass-1")
     texts = _messages(response)
-    assert any(
-        "Actualmente no tienes ninguna dirección de correo electrónico configurada." in text
-        and "Añadir correo electrónico</a>" in text
-        for text in texts
-    )
+    with translation.override("es"):
+        invitation = translation.gettext(
+            "You currently do not have any email address set up. You should really add an email "
+            "address so you can receive notifications, reset your password, etc."
+        )
+        add = translation.gettext("Add Email Address")
+    assert invitation.startswith("Ahora mismo no tienes") and add == "Añadir correo electrónico"
+    assert any(invitation in text and f"{add}</a>" in text for text in texts)
     assert "Ha iniciado sesión exitosamente como ana." in texts
 
 
