@@ -73,6 +73,9 @@ def client_ip(request: HttpRequest) -> str | None:
     return str(client) if client is not None else remote
 
 
+NAME_LIMIT = 255
+
+
 def login_name(request: HttpRequest, credentials: dict | None = None) -> str | None:
     """The account a login attempt is for, for django-axes: allauth authenticates with `username`
     or `email` (its form's field is `login`), Django's admin with `username`. Every way of naming
@@ -86,6 +89,8 @@ def login_name(request: HttpRequest, credentials: dict | None = None) -> str | N
     ).strip()
     if not given:
         return None
+    # django-axes stores the name (at most 255 characters); no account has a longer one.
+    given = given[:NAME_LIMIT]
     from allauth.account.models import EmailAddress
     from django.contrib.auth import get_user_model
 

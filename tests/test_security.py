@@ -397,3 +397,12 @@ def test_junk_in_the_proxys_header_is_not_stored_as_an_address(user, behind_one_
     junk = Client(REMOTE_ADDR=PROXY, HTTP_X_FORWARDED_FOR="not-an-address")
     assert _log_in(junk, "wrong").status_code == 200
     assert AccessAttempt.objects.get().ip_address == PROXY
+
+
+def test_a_login_name_too_long_for_any_account_is_still_counted(client: Client, user) -> None:
+    from axes.models import AccessAttempt
+
+    long_name = "9" * 5000
+    assert _log_in(client, "wrong", username=long_name).status_code == 200
+    (attempt,) = AccessAttempt.objects.all()
+    assert len(attempt.username) <= 255 and attempt.username == long_name[:255]
