@@ -1,6 +1,14 @@
 """Small builders shared by the tests."""
 
+import threading
+from collections.abc import Callable
+from typing import TypeVar
+
+from django.db import connection
+
 from scoring.rules import Tally
+
+T = TypeVar("T")
 
 
 def tally(
@@ -22,3 +30,27 @@ FIRST_8 = (tally(29, 8, big=True, aces="SH"), tally(23, 5, little=True, aces="CD
 SECOND_8 = (tally(23, 5, little=True, aces="CD"), tally(29, 8, big=True, aces="SH"))
 # First side takes all 11.
 FIRST_11 = (tally(30, 9, big=True, little=True, aces="SCHD"), tally(22, 4))
+
+
+def at_once(*calls: Callable[[], T]) -> list[T | BaseException]:
+    """Run each call in a thread of its own, all released together (two phones, two taps), and
+    return what each returned, or raised, in the order given. Each thread closes its database
+    connection, as a finished request does."""
+    barrier = threading.Barrier(len(calls))
+    results: list[T | BaseException | None] = [None] * len(calls)
+
+    def run(index: int, call: Callable[[], T]) -> None:
+        try:
+            barrier.wait()
+            results[index] = call()
+        except BaseException as error:  # handed back to the test, which says what it expects
+            results[index] = error
+        finally:
+            connection.close()
+
+    threads = [threading.Thread(target=run, args=pair) for pair in enumerate(calls)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    return results  # type: ignore[return-value]

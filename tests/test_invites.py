@@ -5,7 +5,6 @@ revocations and time passing may break."""
 from __future__ import annotations
 
 import re
-import threading
 from datetime import timedelta
 from typing import Any
 from urllib.parse import quote
@@ -14,10 +13,10 @@ import pytest
 from allauth.account.models import EmailAddress
 from django.contrib.auth import get_user_model
 from django.contrib.messages import get_messages
-from django.db import connection
 from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
+from helpers import at_once
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from hypothesis.extra.django import TestCase
@@ -428,21 +427,11 @@ def test_an_unknown_code_is_not_found(other_user, invite, code):
 def test_two_accounts_racing_for_the_last_use_let_in_exactly_one(user, circle):
     invite = invites.invite_create(circle=circle, by=user, max_uses=1)
     racers = [get_user_model().objects.create_user(username=f"racer{i}") for i in range(2)]
-    barrier = threading.Barrier(2)
-    statuses: list[int] = []
-
-    def join(racer: Any) -> None:
-        client = _client(racer)
-        barrier.wait()
-        statuses.append(client.post(_join_url(invite)).status_code)
-        connection.close()
-
-    threads = [threading.Thread(target=join, args=(racer,)) for racer in racers]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join()
-    assert sorted(statuses) == [302, 410]
+    clients = [_client(racer) for racer in racers]
+    responses = at_once(
+        *[lambda client=client: client.post(_join_url(invite)) for client in clients]
+    )
+    assert sorted(response.status_code for response in responses) == [302, 410]
     assert Invite.objects.get().uses == 1
     assert len(_members(circle) & {"racer0", "racer1"}) == 1
 

@@ -1,8 +1,5 @@
-import threading
-
 import pytest
-from django.db import connection
-from helpers import FIRST_8, FIRST_11, SECOND_8, tally
+from helpers import FIRST_8, FIRST_11, SECOND_8, at_once, tally
 
 from scoring import services
 from scoring.models import Hand, Match, Player, Seat, Tally
@@ -244,23 +241,16 @@ def test_concurrent_submissions_of_one_hand_record_it_once(user, players, second
     match = services.match_start(
         circle=user.personal_circle, variant="casino", sides=[[players[0]], [players[1]]]
     )
-    barrier = threading.Barrier(2)
-    outcomes: list[object] = []
-
-    def submit(tallies) -> None:
-        try:
-            barrier.wait()
-            outcomes.append(services.hand_record(match=match, number=1, tallies=tallies).created)
-        except services.HandRefused as error:
-            outcomes.append(error)
-        finally:
-            connection.close()
-
-    threads = [threading.Thread(target=submit, args=(t,)) for t in (FIRST_8, second)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join()
+    recorded = at_once(
+        *[
+            lambda tallies=tallies: services.hand_record(match=match, number=1, tallies=tallies)
+            for tallies in (FIRST_8, second)
+        ]
+    )
+    outcomes = [
+        result if isinstance(result, services.HandRefused) else result.created
+        for result in recorded
+    ]
     assert Hand.objects.filter(match=match).count() == 1
     assert Tally.objects.filter(hand__match=match).count() == 2
     assert outcomes.count(True) == 1

@@ -1,10 +1,8 @@
-import threading
-
 import pytest
 from django.contrib.auth import get_user_model
-from django.db import connection
 from django.test import Client
 from django.urls import reverse
+from helpers import at_once
 
 from scoring.models import FormSubmission
 from scoring.once import FIELD
@@ -70,21 +68,8 @@ def test_signup_sent_twice_creates_one_account():
 @pytest.mark.django_db(transaction=True)
 def test_two_taps_at_once_create_one_account():
     data = {"username": "newbie", "password1": PASSWORD, "password2": PASSWORD, FIELD: "race"}
-    barrier = threading.Barrier(2)
-    statuses = []
-
-    def submit():
-        client = Client()
-        barrier.wait()
-        statuses.append(client.post(reverse("account_signup"), data).status_code)
-        connection.close()
-
-    threads = [threading.Thread(target=submit) for _ in range(2)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join()
-    assert statuses == [302, 302]
+    responses = at_once(*[lambda: Client().post(reverse("account_signup"), data)] * 2)
+    assert [response.status_code for response in responses] == [302, 302]
     assert get_user_model().objects.filter(username="newbie").count() == 1
 
 

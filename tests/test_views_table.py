@@ -3,14 +3,13 @@ Back (no stored pages), and creating forms sent twice."""
 
 import json
 import re
-import threading
 
 import pytest
 from django.db import connection
 from django.test import Client
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
-from helpers import FIRST_8
+from helpers import FIRST_8, at_once
 
 from scoring import services
 from scoring.models import FormSubmission, Hand, Match, Player
@@ -214,22 +213,16 @@ def test_creating_forms_carry_a_fresh_token_each_time(user_client, casino_match)
 @pytest.mark.django_db(transaction=True)
 def test_two_concurrent_starts_with_one_token_create_one_match(user):
     data = {**SETUP, "seat_0": "Ana", "seat_1": "Ben", FIELD: "race"}
-    barrier = threading.Barrier(2)
-    statuses = []
-
-    def submit():
-        client = Client()
+    clients = [Client(), Client()]
+    for client in clients:
         client.force_login(user)
-        barrier.wait()
-        statuses.append(client.post(reverse("scoring:match-new"), data).status_code)
-        connection.close()
-
-    threads = [threading.Thread(target=submit) for _ in range(2)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join()
-    assert statuses == [302, 302]
+    responses = at_once(
+        *[
+            lambda client=client: client.post(reverse("scoring:match-new"), data)
+            for client in clients
+        ]
+    )
+    assert [response.status_code for response in responses] == [302, 302]
     assert Match.objects.count() == 1
     assert FormSubmission.objects.count() == 1
 
@@ -244,31 +237,21 @@ def test_concurrent_creates_of_one_name_answer_already_exists(user, what):
     if what == "rename":
         services.player_create(circle=user.personal_circle, name="Ana")
         services.player_create(circle=user.personal_circle, name="Ben")
-    barrier = threading.Barrier(2)
-    responses = []
 
     def submit(index):
         client = Client()
         if what != "signup":
             client.force_login(user)
-        barrier.wait()
         if what == "player":
-            responses.append(client.post(reverse("scoring:player-list"), {"name": "Zoe"}))
-        elif what == "rename":
+            return lambda: client.post(reverse("scoring:player-list"), {"name": "Zoe"})
+        if what == "rename":
             player = Player.objects.get(name=["Ana", "Ben"][index])
-            url = reverse("scoring:player", args=[player.pk])
-            responses.append(client.post(url, {"name": "Zed"}))
-        else:
-            data = {"username": "zoe", "password1": "pw-Zoe-12345!", "password2": "pw-Zoe-12345!"}
-            responses.append(client.post(reverse("account_signup"), data))
-        connection.close()
+            return lambda: client.post(reverse("scoring:player", args=[player.pk]), {"name": "Zed"})
+        data = {"username": "zoe", "password1": "pw-Zoe-12345!", "password2": "pw-Zoe-12345!"}
+        return lambda: client.post(reverse("account_signup"), data)
 
-    threads = [threading.Thread(target=submit, args=(i,)) for i in range(2)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join()
-    assert len(responses) == 2  # neither request raised
+    responses = at_once(submit(0), submit(1))
+    assert not [r for r in responses if isinstance(r, BaseException)]  # neither request raised
     assert all(response.status_code < 500 for response in responses)
     if what == "signup":
         assert get_user_model().objects.filter(username="zoe").count() == 1
