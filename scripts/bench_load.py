@@ -84,8 +84,8 @@ def _seed(connections: int, per_connection: int) -> dict[str, Any]:
     user = get_user_model().objects.create_user(
         username=f"bench-{secrets.token_hex(4)}", password=secrets.token_urlsafe(16)
     )
-    ana = services.player_create(owner=user, name="Ana")
-    ben = services.player_create(owner=user, name="Ben")
+    ana = services.player_create(circle=user.personal_circle, name="Ana")
+    ben = services.player_create(circle=user.personal_circle, name="Ben")
     seven = rules.Tally.make(cards=27, spades=7, big_casino=True, aces="S")
     four = rules.Tally.make(cards=25, spades=6, little_casino=True, aces="CHD")
     groups = []
@@ -93,7 +93,7 @@ def _seed(connections: int, per_connection: int) -> dict[str, Any]:
         group = []
         for _ in range(per_connection):
             match = services.match_start(
-                owner=user, variant="casino", sides=[[ana], [ben]], target=999
+                circle=user.personal_circle, variant="casino", sides=[[ana], [ben]], target=999
             )
             for number in range(1, PRE_HANDS + 1):
                 tallies = (seven, four) if number % 2 else (four, seven)
@@ -116,7 +116,7 @@ def _seed(connections: int, per_connection: int) -> dict[str, Any]:
 def _count_hands(user_id: int) -> int:
     from scoring.models import Hand
 
-    return Hand.objects.filter(match__owner_id=user_id).count()
+    return Hand.objects.filter(match__circle__personal_for_id=user_id).count()
 
 
 def _wait_until_up(url: str, server: subprocess.Popen[bytes], seconds: float = 30) -> None:

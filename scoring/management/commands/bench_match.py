@@ -160,7 +160,7 @@ class Command(BaseCommand):
         save."""
         out = self.stdout.write
         began = time.perf_counter()
-        demo.seed(self.user, history, seed=7)
+        demo.seed(self.circle, history, seed=7)
         out(
             f"\n{history} finished matches of history seeded in {time.perf_counter() - began:.0f} s"
         )
