@@ -103,13 +103,7 @@ class Scope:
 
     def switch(self, circle_id: int) -> Circle:
         """Make another circle of the account's the current one (404 if not a member)."""
-        membership = (
-            Membership.objects.select_related("circle")
-            .filter(user=self.user, circle_id=circle_id)
-            .first()
-        )
-        if membership is None:
-            raise Http404
+        membership = self.circle_membership(circle_id)
         self.__dict__["membership"] = membership
         self._remember(membership.circle_id)
         return membership.circle
