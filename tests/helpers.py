@@ -2,7 +2,7 @@
 
 import threading
 from collections.abc import Callable
-from typing import TypeVar
+from typing import Any, TypeVar
 
 from django.db import connection
 
@@ -54,3 +54,11 @@ def at_once(*calls: Callable[[], T]) -> list[T | BaseException]:
     for thread in threads:
         thread.join()
     return results  # type: ignore[return-value]
+
+
+def main_menu(page: Any) -> Any:
+    """Open the header's menu (a <details> behind one button) and return its navigation."""
+    menu = page.locator("details[data-menu]")
+    if menu.get_attribute("open") is None:
+        menu.locator("summary").click()
+    return page.get_by_role("navigation", name="Main")

@@ -1,6 +1,7 @@
 """Looking back on a phone: history, a match's chart, a player page and the leaderboard."""
 
 import pytest
+from helpers import main_menu
 from playwright.sync_api import expect
 
 from scoring import demo
@@ -38,7 +39,7 @@ def test_history_chart_player_and_leaderboard(
     ).get_by_role("link").first.click()
     expect(page.locator(".stat-cards")).to_contain_text("finished against each other")
 
-    page.get_by_role("link", name="Leaderboard").click()
+    main_menu(page).get_by_role("link", name="Leaderboard").click()
     expect(page.locator("table.leaderboard tbody tr")).to_have_count(10)
     screenshot(page, "leaderboard.png", full_page=False)
     # Nothing on these pages is wider than the phone.

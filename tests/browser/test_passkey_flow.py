@@ -9,6 +9,7 @@ from typing import Any
 import pytest
 from allauth.mfa.models import Authenticator
 from django.test import Client
+from helpers import main_menu
 from playwright.sync_api import expect
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -116,7 +117,7 @@ def test_a_passkey_is_added_logs_in_without_a_password_and_is_removed(
     page.goto(f"{live_server.url}/accounts/login/")
     page.get_by_role("button", name="Log in with a passkey").click()
     page.wait_for_url(f"{live_server.url}/matches/")
-    expect(page.get_by_role("button", name="Log out")).to_be_visible()
+    expect(main_menu(page).get_by_role("button", name="Log out")).to_be_visible()
     page.goto(f"{live_server.url}/accounts/2fa/webauthn/")
     expect(page.locator(".passkey-facts")).to_contain_text("Last used")
 

@@ -8,6 +8,7 @@ from typing import Any
 
 import pytest
 from allauth.account.models import EmailAddress
+from helpers import main_menu
 from playwright.sync_api import expect
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -88,7 +89,7 @@ def test_a_forgotten_password_is_reset_through_the_mail(
     assert page.url.startswith(f"{live_server.url}/accounts/login/")
     _log_in(page, live_server, "ana@example.com", NEW_PASSWORD)
     page.wait_for_url(f"{live_server.url}/matches/")
-    expect(page.get_by_role("button", name="Log out")).to_be_visible()
+    expect(main_menu(page).get_by_role("button", name="Log out")).to_be_visible()
 
     # The link worked once.
     page.goto(link)
@@ -131,7 +132,7 @@ def test_an_account_without_an_address_is_invited_to_add_one_and_can_then_reset(
     expect(page.locator(".email-now .tag")).to_have_text("Verified")
 
     # Next time the invitation is not shown again.
-    page.get_by_role("button", name="Log out").click()
+    main_menu(page).get_by_role("button", name="Log out").click()
     _log_in(page, live_server, "ana", OLD_PASSWORD)
     page.wait_for_url(f"{live_server.url}/matches/")
     expect(page.locator(".messages")).not_to_contain_text("email address set up")

@@ -1,6 +1,7 @@
 """Signing up, then keeping a roster of players."""
 
 import pytest
+from helpers import main_menu
 from playwright.sync_api import expect
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -15,10 +16,10 @@ def test_signup_logs_in_and_players_can_be_added(page, live_server, django_user_
     page.get_by_role("button", name="Create account").click()
 
     page.wait_for_url(f"{live_server.url}/matches/new/")
-    expect(page.get_by_role("button", name="Log out")).to_be_visible()
+    expect(main_menu(page).get_by_role("button", name="Log out")).to_be_visible()
     assert django_user_model.objects.filter(username="ana").exists()
 
-    page.get_by_role("link", name="Players").click()
+    main_menu(page).get_by_role("link", name="Players").click()
     expect(page.locator("#roster .empty")).to_be_visible()
     for name in ("Ben", "Cy"):
         page.fill("#id_name", name)

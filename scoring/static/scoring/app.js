@@ -97,6 +97,16 @@
     if (document.visibilityState === "visible") refreshBoard();
   });
 
+  // The header's menu closes on a tap elsewhere or Escape, like a menu should.
+  document.addEventListener("click", function (event) {
+    var open = document.querySelector("[data-menu][open]");
+    if (open && !open.contains(event.target)) open.open = false;
+  });
+  document.addEventListener("keydown", function (event) {
+    var open = document.querySelector("[data-menu][open]");
+    if (open && event.key === "Escape") { open.open = false; open.querySelector("summary").focus(); }
+  });
+
   // Ask before destructive posts (the server does not depend on it).
   document.addEventListener("submit", function (event) {
     var message = event.target.dataset && event.target.dataset.confirm;
