@@ -267,8 +267,8 @@ class MatchForm(forms.Form):
 class HandForm(forms.Form):
     """One hand: each side's cards, spades and sweeps, and who took each of the six special cards.
 
-    With two sides the second side's cards and spades may be left blank (52 - x, 13 - y), and a
-    special card not given to the first side goes to the second.
+    The last side's cards and spades may be left blank: they are what the deck leaves (52 - the
+    others' cards, 13 - their spades), and a special card given to no one goes to the last side.
     """
 
     number = forms.IntegerField(widget=forms.HiddenInput, min_value=1, max_value=matchdoc.MAX_HANDS)
@@ -282,9 +282,8 @@ class HandForm(forms.Form):
         super().__init__(*args, **kwargs)
         self.side_names = list(side_names)
         self.tallies: list[rules.Tally] = []
-        two_sides = len(side_names) == 2
         for position, name in enumerate(side_names):
-            derived = two_sides and position == 1
+            derived = position == len(side_names) - 1
             self.fields[f"cards_{position}"] = forms.IntegerField(
                 label=_("%(side)s: cards") % {"side": name},
                 min_value=0,
@@ -353,9 +352,9 @@ class HandForm(forms.Form):
         """Initial values that show stored tallies in the form (for editing a hand)."""
         initial: dict[str, Any] = {"number": number}
         for position, tally in enumerate(tallies):
-            # With two sides the second side's cards and spades stay blank, as on the
-            # scoreboard: they follow from the first side's (52 - x, 13 - y).
-            if not (len(tallies) == 2 and position == 1):
+            # The last side's cards and spades stay blank, as on the scoreboard: they follow
+            # from the others' (52 - x, 13 - y).
+            if position != len(tallies) - 1:
                 initial[f"cards_{position}"] = tally.cards
                 initial[f"spades_{position}"] = tally.spades
             initial[f"sweeps_{position}"] = tally.sweeps
@@ -376,63 +375,69 @@ class HandForm(forms.Form):
                 "cards": _field_view(self[f"cards_{position}"]),
                 "spades": _field_view(self[f"spades_{position}"]),
                 "sweeps": _field_view(self[f"sweeps_{position}"]),
-                "derived": len(self.side_names) == 2 and position == 1,
+                "derived": position == len(self.side_names) - 1,
             }
             for position, name in enumerate(self.side_names)
         ]
 
     def card_fields(self) -> list[dict[str, Any]]:
-        """Per special card: its code, symbol, label, errors and its radio chips, one per side
-        (built here, not in the template: the scoreboard renders 12 to 24 of them each load)."""
-        rows = []
+        """Per special card: its code, symbol, label and errors (the grid's column heads)."""
+        return [
+            {
+                "code": card,
+                "symbol": CARD_LABELS[card],
+                "red": card in RED_CARDS,
+                "label": self[f"card_{card}"].label,
+                "auto_id": self[f"card_{card}"].auto_id,
+                "errors": self[f"card_{card}"].errors,
+            }
+            for card in SPECIAL_CARDS
+        ]
+
+    def card_grid(self) -> list[dict[str, Any]]:
+        """Per side, a row of six toggles, one per special card; a card's toggles across the
+        sides are one radio group (built here, not in the template: the scoreboard renders 12 to
+        24 of them each load). The last side gets the cards given to no one."""
+        chosen = {}
         for card in SPECIAL_CARDS:
-            field = self[f"card_{card}"]
-            chosen = field.value()
-            chosen = "" if chosen is None else str(chosen)
-            chips = format_html_join(
-                "\n",
-                '<label class="chip side-chip" for="{0}_{1}"><input type="radio" name="{2}" '
-                'value="{1}" id="{0}_{1}"{3}> <span>{4}</span></label>',
-                (
+            value = self[f"card_{card}"].value()
+            chosen[card] = "" if value is None else str(value)
+        labels = [(card, _(rules.CARD_NAMES[card])) for card in SPECIAL_CARDS]
+        last = len(self.side_names) - 1
+        return [
+            {
+                "position": position,
+                "name": name,
+                "last": position == last,
+                "cells": format_html_join(
+                    "\n",
+                    '<td class="cell-{0}"><label class="toggle" for="id_card_{0}_{1}">'
+                    '<input type="radio" name="card_{0}" value="{1}" id="id_card_{0}_{1}"{2}>'
+                    '<span class="visually-hidden">{3}: {4}</span></label></td>',
                     (
-                        field.auto_id,
-                        position,
-                        field.html_name,
-                        CHECKED[str(position) == chosen],
-                        name,
-                    )
-                    for position, name in enumerate(self.side_names)
+                        (card, position, CHECKED[str(position) == chosen[card]], label, name)
+                        for card, label in labels
+                    ),
                 ),
-            )
-            rows.append(
-                {
-                    "code": card,
-                    "symbol": CARD_LABELS[card],
-                    "red": card in RED_CARDS,
-                    "label": field.label,
-                    "auto_id": field.auto_id,
-                    "errors": field.errors,
-                    "chips": chips,
-                }
-            )
-        return rows
+            }
+            for position, name in enumerate(self.side_names)
+        ]
 
     def clean(self) -> dict[str, Any]:
         data = super().clean()
         if self.errors:
             return data
         count = len(self.side_names)
-        if count == 2:
-            if data.get("cards_1") is None:
-                data["cards_1"] = rules.PACK - data["cards_0"]
-            if data.get("spades_1") is None:
-                data["spades_1"] = rules.SPADES - data["spades_0"]
+        last = count - 1
+        others = range(last)
+        if data.get(f"cards_{last}") is None:
+            data[f"cards_{last}"] = rules.PACK - sum(data[f"cards_{side}"] for side in others)
+        if data.get(f"spades_{last}") is None:
+            data[f"spades_{last}"] = rules.SPADES - sum(data[f"spades_{side}"] for side in others)
         holder = {}
         for card in SPECIAL_CARDS:
             chosen = data.get(f"card_{card}")
-            if chosen in ("", None):
-                chosen = 1 if count == 2 else None
-            holder[card] = chosen
+            holder[card] = last if chosen in ("", None) else chosen
         self.tallies = [
             rules.Tally.make(
                 cards=data[f"cards_{position}"],

@@ -51,6 +51,14 @@ class SideView:
     condition: str | None  # Dominican: what the side must take to win the next hand
     is_winner: bool
 
+    @property
+    def initials(self) -> str:
+        """The name short enough for a narrow column: "Ana" stays, "Benjamin" is "Ben", a team
+        "Ana & Cy" is "A&C"."""
+        if len(self.players) > 1:
+            return "&".join(name[:1] for name in self.players)
+        return self.name[:3]
+
 
 @dataclass(frozen=True)
 class TurnView:
@@ -67,6 +75,19 @@ class HandRow:
     dealer: str
     tallies: list[Tally]
     is_last: bool
+
+    @property
+    def leader(self) -> int | None:
+        """The side alone highest after this hand (None when two share the top)."""
+        return lone_top([tally.total_after for tally in self.tallies])
+
+
+def lone_top(totals: Sequence[int]) -> int | None:
+    """The position of the one highest total, or None when it is shared."""
+    best = max(totals, default=None)
+    if best is None or totals.count(best) != 1:
+        return None
+    return totals.index(best)
 
 
 # The scoreboard shows the latest hands; the whole sheet has a page of its own (match_sheet), so
@@ -144,6 +165,13 @@ class Board:
     def earlier_hands(self) -> int:
         """Hands before the ones in `hands`."""
         return self.first_hand - 1
+
+    @property
+    def leader(self) -> int | None:
+        """While the match is open, the side alone in the lead (None at the start or level)."""
+        if not self.match.is_open or not self.match.hand_count:
+            return None
+        return lone_top([side.total for side in self.sides])
 
     @property
     def winner(self) -> SideView | None:

@@ -323,14 +323,26 @@ def hand_edit(
 
 
 @transaction.atomic
-def hand_delete_last(*, match: Match, number: int) -> None:
+def hand_delete_last(
+    *, match: Match, number: int, hand_id: int | None = None
+) -> list[rules.Tally] | None:
     """Delete hand `number`, which must be the last, and re-score (a won match is open again).
+    Returns the deleted hand's tallies.
 
     The number makes a resend harmless: once the hand is gone, a second request for it is refused
-    instead of deleting the hand before it.
+    instead of deleting the hand before it. With `hand_id` (an undo right after a save) the hand
+    must be that very row: a resend after it is gone changes nothing and returns None, and a hand
+    of the same number saved again meanwhile (another phone) is not deleted.
     """
     match = _locked(match)
     last = match.hands.order_by("-number").first()
+    if hand_id is not None and (last is None or last.pk != hand_id):
+        if not Hand.objects.filter(pk=hand_id).exists():
+            return None  # already undone: the resend of a double tap
+        raise HandRefused(
+            _("Hand %(number)d is not the last hand any more: nothing was deleted.")
+            % {"number": number}
+        )
     if last is None:
         raise HandRefused(_("There is no hand to delete."))
     if last.number != number:
@@ -338,8 +350,10 @@ def hand_delete_last(*, match: Match, number: int) -> None:
             _("Hand %(number)d is not the last hand any more: nothing was deleted.")
             % {"number": number}
         )
+    tallies = [t.as_rules_tally() for t in last.tallies.order_by("side__position")]
     last.delete()
     rescore(match)
+    return tallies
 
 
 @transaction.atomic

@@ -87,11 +87,11 @@ def _choice(raw: str | None, choices: list[str], required: bool) -> Any:
 
 def expected_hand(data: dict[str, str], sides: int) -> tuple[int, list[rules.Tally]] | None:
     """(number, tallies) the hand form accepts for `data`, or None when it refuses it."""
-    two = sides == 2
+    last = sides - 1
     number = _int(data.get("number"), 1, MAX_HANDS, True)
     counts = []
     for position in range(sides):
-        required = not (two and position == 1)
+        required = position != last
         counts.append(
             [
                 _int(data.get(f"cards_{position}"), 0, rules.PACK, required),
@@ -104,15 +104,11 @@ def expected_hand(data: dict[str, str], sides: int) -> tuple[int, list[rules.Tal
     values = [number, *(value for side in counts for value in side), *holders.values()]
     if any(value is INVALID for value in values):
         return None
-    if two:
-        if counts[1][0] is None:
-            counts[1][0] = rules.PACK - counts[0][0]
-        if counts[1][1] is None:
-            counts[1][1] = rules.SPADES - counts[0][1]
-    held = {
-        card: int(holder) if holder != "" else (1 if two else None)
-        for card, holder in holders.items()
-    }
+    if counts[last][0] is None:
+        counts[last][0] = rules.PACK - sum(side[0] for side in counts[:last])
+    if counts[last][1] is None:
+        counts[last][1] = rules.SPADES - sum(side[1] for side in counts[:last])
+    held = {card: int(holder) if holder != "" else last for card, holder in holders.items()}
     tallies = [
         rules.Tally.make(
             cards=cards,
@@ -160,10 +156,11 @@ def hand_posts(draw: st.DrawFn, sides: int, next_number: int) -> dict[str, str]:
     data["number"] = str(draw(st.sampled_from(numbers)))
     for position in range(sides):
         data[f"sweeps_{position}"] = str(draw(st.integers(0, 3)))
-    if sides == 2 and draw(st.booleans()):  # the phone leaves side 2 to the deck
-        del data["cards_1"], data["spades_1"]
+    if draw(st.booleans()):  # the phone leaves the last side to the deck
+        last = sides - 1
+        del data[f"cards_{last}"], data[f"spades_{last}"]
         for card in SPECIAL_CARDS:
-            if data[f"card_{card}"] == "1":
+            if data[f"card_{card}"] == str(last):
                 del data[f"card_{card}"]
     return _spoil(draw, data, at_most=3)
 

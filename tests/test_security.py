@@ -222,7 +222,7 @@ def test_htmx_post_with_the_token_from_hx_headers_records_the_hand(world: World)
         HAND,
         headers={**HX, "X-CSRFToken": token.group(1)},
     )
-    assert response.status_code == 200 and "Hand saved." in response.content.decode()
+    assert response.status_code == 200 and "Hand 2 saved:" in response.content.decode()
     assert world.match.hands.count() == 2
 
 

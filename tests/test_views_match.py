@@ -79,7 +79,9 @@ def test_a_later_hand_appends_its_row_instead_of_sending_the_sheet(user_client, 
     services.hand_record(match=casino_match, number=1, tallies=FIRST_8)
     data = {**TYPICAL, "number": "2"}
     body = user_client.post(_url("hand-create", casino_match), data, headers=HX).content.decode()
-    assert '<ol hx-swap-oob="beforeend:#hands">' in body and "Hand 2" in body
+    assert (
+        '<template><tbody hx-swap-oob="beforeend:#hands">' in body and 'aria-label="Hand 2"' in body
+    )
     assert 'id="sheet"' not in body and "Hand 1<" not in body
 
 
@@ -104,8 +106,8 @@ def test_the_board_shows_the_latest_hands_and_links_the_rest(user_client, user, 
     body = user_client.get(_url("match", match)).content.decode()
     earlier = 12 - selectors.BOARD_HANDS
     assert f"{earlier} earlier hands are on the full score sheet." in body
-    assert f"Hand {earlier + 1}<" in body and "Hand 12<" in body
-    assert f"Hand {earlier}<" not in body
+    assert f'aria-label="Hand {earlier + 1}"' in body and 'aria-label="Hand 12"' in body
+    assert f'aria-label="Hand {earlier}"' not in body
     assert _url("match-sheet", match) in body
     assert "Points in hand" not in body  # breakdowns come when a hand is opened
     detail = user_client.get(_url("hand", match, 3), headers=HX).content.decode()
@@ -126,14 +128,31 @@ def test_hand_that_does_not_add_up_keeps_values_and_says_what_is_off(user_client
     assert not Hand.objects.exists()
 
 
-def test_card_given_twice_in_three_player_match_names_the_card(user_client, user, players):
+def test_three_sides_the_last_follows_from_the_deck_and_gets_the_cards_given_to_no_one(
+    user_client, user, players
+):
     match = services.match_start(
         circle=user.personal_circle, variant="casino", sides=[[p] for p in players[:3]]
     )
     data = {"number": "1", "cards_0": "20", "spades_0": "5", "cards_1": "18", "spades_1": "5"}
-    data.update({"cards_2": "14", "spades_2": "3", "card_10D": "0", "card_2S": "1", "card_AS": "0"})
-    body = user_client.post(_url("hand-create", match), data).content.decode()
-    assert "nobody holds the ace of clubs" in body
+    data.update({"card_10D": "0", "card_2S": "1", "card_AS": "0"})
+    response = user_client.post(_url("hand-create", match), data)
+    assert response.status_code == 302
+    stored = selectors.hand_tallies(match.hands.get(number=1))
+    assert [(t.cards, t.spades) for t in stored] == [(20, 5), (18, 5), (14, 3)]
+    assert [t.aces for t in stored] == ["S", "", "CHD"]
+
+
+def test_a_card_the_last_side_cannot_hold_names_the_card(user_client, user, players):
+    match = services.match_start(
+        circle=user.personal_circle, variant="casino", sides=[[p] for p in players[:3]]
+    )
+    # Cy is left 0 spades by the deck, but gets the 2♠ nobody was given.
+    data = {"number": "1", "cards_0": "20", "spades_0": "8", "cards_1": "18", "spades_1": "5"}
+    data.update({"card_10D": "0", "card_AS": "0"})
+    response = user_client.post(_url("hand-create", match), data)
+    body = response.content.decode()
+    assert response.status_code == 400 and "2♠" in body
     assert not Hand.objects.exists()
 
 
@@ -148,7 +167,7 @@ def test_double_submit_records_the_hand_once(user_client, casino_match):
 def test_preview_shows_points_without_saving(user_client, casino_match):
     response = user_client.post(_url("hand-preview", casino_match), TYPICAL, headers=HX)
     body = response.content.decode()
-    assert "7 points" in body and "4 points" in body
+    assert "+7 → 7" in body and "+4 → 4" in body
     assert not Hand.objects.exists()
 
 

@@ -1,5 +1,7 @@
 """Words for the engine's codes (conditions, outcomes), in the reader's language."""
 
+from typing import Any
+
 from django import template
 from django.utils import formats
 from django.utils.html import format_html
@@ -85,3 +87,21 @@ def decimal(value: float | None, places: int = 1) -> str:
 @register.simple_tag
 def sparkline(values: list[float]) -> charts.Sparkline:
     return charts.sparkline(values)
+
+
+@register.filter
+def index(sequence: Any, position: int) -> Any:
+    """sequence[position] in a template ('' past the end)."""
+    try:
+        return sequence[position]
+    except (IndexError, KeyError, TypeError):
+        return ""
+
+
+ACE_SYMBOLS = {"S": "A♠", "C": "A♣", "H": "A♥", "D": "A♦"}
+
+
+@register.filter
+def suits(aces: str) -> str:
+    """A tally's aces ("SH") as cards ("A♠ A♥"), as the table sees them."""
+    return " ".join(ACE_SYMBOLS.get(letter, letter) for letter in aces)

@@ -136,7 +136,31 @@ def match_detail(request: HtmxHttpRequest, pk: int) -> HttpResponse:
             return render(request, f"{MATCH_TEMPLATE}#board-update", _board_context(match))
         response = render(request, f"{MATCH_TEMPLATE}#board", _board_context(match))
         return reswap(response, "#board", "outerHTML")
-    return render_region(request, MATCH_TEMPLATE, "board", _board_context(match))
+    return render_region(
+        request, MATCH_TEMPLATE, "board", _board_context(match, **_after_post(request, match))
+    )
+
+
+# Without JavaScript a saved or undone hand is told on the board the redirect leads to: what to
+# say waits in the session for that one page.
+SAVED_KEY = "hand_saved"
+UNDONE_KEY = "hand_undone"
+
+
+def _after_post(request: HtmxHttpRequest, match: Match) -> dict[str, Any]:
+    """The toast of a hand just saved, or an undone hand's counts back in the form, on the page
+    after a post without JavaScript (read once)."""
+    extra: dict[str, Any] = {}
+    if not (SAVED_KEY in request.session or UNDONE_KEY in request.session):
+        return extra
+    saved = request.session.pop(SAVED_KEY, None)
+    if saved and saved.get("match") == match.pk and saved.get("number") == match.hand_count:
+        extra["saved"] = True
+    undone = request.session.pop(UNDONE_KEY, None)
+    if undone and undone.get("match") == match.pk and match.is_open:
+        initial = {**undone["initial"], "number": match.hand_count + 1}
+        extra["form"] = HandForm(side_names=services.side_names(match), initial=initial)
+    return extra
 
 
 def reswap(response: HttpResponse, target: str, swap: str) -> HttpResponse:
@@ -176,6 +200,10 @@ def hand_create(request: HtmxHttpRequest, pk: int) -> HttpResponse:
             status = 503
         else:
             if not request.htmx:
+                request.session[SAVED_KEY] = {
+                    "match": match.pk,
+                    "number": form.cleaned_data["number"],
+                }
                 return redirect(match)
             match.refresh_from_db()
             return _hand_answer(request, match, changed=True, saved=True)
@@ -309,18 +337,52 @@ def hand_history(request: HtmxHttpRequest, pk: int, number: int) -> HttpResponse
 @scoped
 @require_POST
 def hand_delete(request: HtmxHttpRequest, pk: int) -> HttpResponse:
+    """Delete the last hand: from its page, or "Undo" right after saving it (then with the hand's
+    id, so a double tap or a late tap deletes nothing else). An undone hand's counts come back
+    into the form, to fix and save again."""
     match = request.scope.match(pk)
+    number, hand_id = _posted_int(request, "number"), None
+    if "undo" in request.POST:  # "<number>:<hand id>", from the bar shown after a save
+        undo_number, _sep, undo_hand = request.POST["undo"].partition(":")
+        number, hand_id = _int(undo_number), _int(undo_hand)
+    form = None
     try:
-        number = int(request.POST.get("number", ""))
-    except ValueError:
-        number = 0
-    try:
-        services.hand_delete_last(match=match, number=number)
+        undone = services.hand_delete_last(match=match, number=number, hand_id=hand_id)
     except ValidationError as error:
-        messages.error(request, " ".join(error.messages))
+        note, level = " ".join(error.messages), messages.ERROR
     else:
-        messages.success(request, _("The last hand was deleted."))
-    return redirect(match)
+        if hand_id is None:
+            note = _("The last hand was deleted.")
+        elif undone is None:
+            note = _("Hand %(number)d was already undone.") % {"number": number}
+        else:
+            note = _("Hand %(number)d was undone: its counts are back in the form.") % {
+                "number": number
+            }
+        level = messages.SUCCESS
+        match.refresh_from_db()
+        if undone is not None and match.is_open and match.hand_count == number - 1:
+            names = services.side_names(match)
+            form = HandForm(side_names=names, initial=HandForm.initial_for(number, undone))
+    if not request.htmx:
+        if form is not None:
+            request.session[UNDONE_KEY] = {"match": match.pk, "initial": form.initial}
+        messages.add_message(request, level, note)
+        return redirect(match)
+    match.refresh_from_db()
+    context = _board_context(match, form, undo_note=note, undo_failed=level == messages.ERROR)
+    return reswap(render(request, f"{MATCH_TEMPLATE}#board", context), "#board", "outerHTML")
+
+
+def _posted_int(request: HtmxHttpRequest, name: str) -> int:
+    return _int(request.POST.get(name, ""))
+
+
+def _int(text: str) -> int:
+    try:
+        return int(text)
+    except ValueError:
+        return 0
 
 
 @scoped

@@ -22,11 +22,11 @@ def test_casino_match_is_played_to_a_win(page, log_in, start_match, enter_hand, 
     enter_hand(page, 30, 9, ALL_SPECIALS)
     expect(page.locator("[data-total]")).to_have_text(["11", "0"])
     expect(page.locator(".turn")).to_contain_text("Hand 2")
-    expect(page.locator("ol.hands > li")).to_have_count(1)
+    expect(page.locator("#hands > tr")).to_have_count(1)
 
     # The second hand typed in, with its points previewed, before it is saved.
     enter_hand(page, 30, 9, ALL_SPECIALS, save=False)
-    expect(page.locator("#preview")).to_contain_text("11 points → 22")
+    expect(page.locator("#preview")).to_contain_text("+11 → 22")
     screenshot(page, "hand-entry.png")
     page.click("button.save")
 

@@ -18,9 +18,9 @@ def test_an_earlier_hand_is_fixed_and_the_last_one_deleted(page, log_in, start_m
     enter_hand(page, 27, 7, ["10D"])  # Ana 3 + 1 + 2 = 6; Ben little casino and 4 aces = 5
     expect(totals).to_have_text(["17", "5"])
 
-    first = page.locator("ol.hands > li").nth(0)
-    first.locator("summary").click()
-    first.get_by_role("link", name="Edit hand 1").click()
+    # A hand's number on the sheet leads to its page: points by category, edit, delete.
+    page.locator("#hands").get_by_role("link", name="Hand 1").click()
+    page.get_by_role("link", name="Edit hand 1").click()
 
     expect(page.get_by_role("heading", level=1)).to_have_text("Edit hand 1")
     expect(page.locator("#id_cards_0")).to_have_value("30")
@@ -43,14 +43,13 @@ def test_an_earlier_hand_is_fixed_and_the_last_one_deleted(page, log_in, start_m
     page.wait_for_url(board_url)
     expect(page.locator(".messages")).to_contain_text("Hand 1 saved.")
     expect(totals).to_have_text(["13", "9"])
-    expect(page.locator("ol.hands .hand-pts b")).to_have_text(["7", "4", "13", "9"])
+    expect(page.locator("#hands .run-total")).to_have_text(["7", "4", "13", "9"])
 
     page.once("dialog", lambda dialog: dialog.accept())
-    last = page.locator("ol.hands > li").nth(1)
-    last.locator("summary").click()
-    last.get_by_role("button", name="Delete hand 2").click()
+    page.locator("#hands").get_by_role("link", name="Hand 2").click()
+    page.get_by_role("button", name="Delete hand 2").click()
 
     expect(page.locator(".messages")).to_contain_text("The last hand was deleted.")
     expect(totals).to_have_text(["7", "4"])
-    expect(page.locator("ol.hands > li")).to_have_count(1)
+    expect(page.locator("#hands > tr")).to_have_count(1)
     expect(page.locator(".turn")).to_contain_text("Hand 2")

@@ -10,7 +10,7 @@ pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 # Any element of these whose content is wider than its box is clipped text.
 CLIPPED = """() => [...document.querySelectorAll('button, .button, .chip, label, .side-name, legend, nav a')]
-  .filter(el => el.offsetParent !== null && el.scrollWidth > el.clientWidth + 1)
+  .filter(el => el.offsetParent !== null && !el.matches('.visually-hidden') && el.scrollWidth > el.clientWidth + 1)
   .map(el => el.textContent.trim().slice(0, 40))"""
 
 
@@ -44,7 +44,7 @@ def test_scoreboard_and_hand_entry_in_language(page, live_server, log_in, screen
     page.fill("#id_cards_0", "30")
     page.fill("#id_spades_0", "8")
     page.click("label[for=id_card_10D_0]")
-    expect(page.locator("#preview li")).to_have_count(2)
+    expect(page.locator("#preview .preview-side")).to_have_count(2)
     assert page.evaluate(CLIPPED) == []
     screenshot(page, f"hand-entry-{code}.png")
     page.click("button.save")

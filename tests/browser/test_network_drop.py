@@ -17,7 +17,7 @@ def test_failed_save_keeps_the_entries_and_try_again_saves(page, log_in, start_m
     enter_hand(page, 29, 8, ["10D", "AS", "AH"], save=False)
     # Let the live preview settle first: a preview that succeeds after the failed save would
     # hide the warning again (app.js hides it after any successful request in the form).
-    expect(page.locator("#preview")).to_contain_text("8 points → 8")
+    expect(page.locator("#preview")).to_contain_text("+8 → 8")
     page.route(SAVE_URL, lambda route: route.abort())
     with page.expect_event("requestfailed"):
         page.click("button.save")
@@ -37,5 +37,5 @@ def test_failed_save_keeps_the_entries_and_try_again_saves(page, log_in, start_m
 
     # Ana: cards 3, spades 1, big casino 2, two aces = 8; Ben: little casino 1, two aces = 3.
     expect(page.locator("[data-total]")).to_have_text(["8", "3"])
-    expect(page.locator("ol.hands > li")).to_have_count(1)
+    expect(page.locator("#hands > tr")).to_have_count(1)
     expect(page.locator("[data-offline]")).to_be_hidden()

@@ -28,7 +28,7 @@ def test_a_hand_is_recorded_with_plain_form_posts(
 
     # "Check points" (shown only without JS) re-renders the form with the preview.
     page.get_by_role("button", name="Check points").click()
-    expect(page.locator("#preview")).to_contain_text("12 points → 12")
+    expect(page.locator("#preview")).to_contain_text("+12 → 12")
     expect(page.locator("#id_cards_0")).to_have_value("30")
     expect(page.locator("#id_card_AD_0")).to_be_checked()
     expect(page.locator("[data-total]")).to_have_text(["0", "0"])

@@ -11,7 +11,7 @@ def test_two_teams_of_two_record_a_hand(page, log_in, start_match, enter_hand):
     start_match(page, ["Ana", "Ben", "Cy", "Dee"], layout="teams")
 
     expect(page.locator(".total-card .side-name")).to_have_text(["Ana & Cy", "Ben & Dee"])
-    expect(page.locator("fieldset.side-entry legend")).to_have_text(["Ana & Cy", "Ben & Dee"])
+    expect(page.locator(".counts th.who")).to_have_text(["Ana & Cy", "Ben & Dee"])
     expect(page.locator(".turn")).to_contain_text("Deals: Ana · Leads: Ben")
     expect(page.locator(".turn")).to_contain_text("3 deals of 4 cards each")
 
@@ -22,7 +22,7 @@ def test_two_teams_of_two_record_a_hand(page, log_in, start_match, enter_hand):
     expect(page.locator("[data-total]")).to_have_text(["7", "4"])
     expect(page.locator(".turn")).to_contain_text("Hand 2")
     expect(page.locator(".turn")).to_contain_text("Deals: Ben")
-    row = page.locator("ol.hands > li").first
-    row.locator("summary").click()
-    expect(row.locator("thead th")).to_have_text(["Category", "Ana & Cy", "Ben & Dee"])
-    expect(row.locator("tr", has_text="Points").locator("td")).to_have_text(["7", "4"])
+    page.locator("#hands").get_by_role("link", name="Hand 1").click()
+    breakdown = page.locator("table.breakdown")
+    expect(breakdown.locator("thead th")).to_have_text(["Category", "Ana & Cy", "Ben & Dee"])
+    expect(breakdown.locator("tr", has_text="Points").locator("td")).to_have_text(["7", "4"])

@@ -45,7 +45,7 @@ def test_back_from_the_rules_page_shows_the_current_board_and_save_goes_on(
 
     expect(page.locator("[data-total]")).to_have_text(["7", "4"])
     expect(page.locator(".turn")).to_contain_text("Hand 2")
-    expect(page.locator("ol.hands > li")).to_have_count(1)
+    expect(page.locator("#hands > tr")).to_have_count(1)
 
     enter_hand(page, 27, 7, ("10D", "AS"))
     expect(page.locator("[data-total]")).to_have_text(["14", "8"])
@@ -60,19 +60,19 @@ def test_preview_follows_a_sweep_tap_and_the_stepper_counts_from_what_was_typed(
     start_match(page, ["Ana", "Ben"], start_totals=(16, 16))
     # Ana: most cards 3 and most spades 1 = 4 points, 16 → 20; Ben takes the special cards.
     enter_hand(page, 30, 8, save=False)
-    expect(page.locator("#preview")).to_contain_text("Ana 4 points → 20")
+    expect(page.locator("#preview")).to_contain_text("Ana +4 → 20")
 
     page.get_by_role("button", name="One more sweep for Ana").click()
     expect(page.locator("#id_sweeps_0")).to_have_value("1")
-    expect(page.locator("#preview")).to_contain_text("Ana 5 points → 21")
+    expect(page.locator("#preview")).to_contain_text("Ana +5 → 21")
 
     page.fill("#id_sweeps_0", "2")
     page.get_by_role("button", name="One more sweep for Ana").click()
     expect(page.locator("#id_sweeps_0")).to_have_value("3")
-    expect(page.locator("#preview")).to_contain_text("Ana 7 points → 23")
+    expect(page.locator("#preview")).to_contain_text("Ana +7 → 23")
     page.get_by_role("button", name="One sweep fewer for Ana").click()
     expect(page.locator("#id_sweeps_0")).to_have_value("2")
-    expect(page.locator("#preview")).to_contain_text("Ana 6 points → 22")
+    expect(page.locator("#preview")).to_contain_text("Ana +6 → 22")
 
     page.click("button.save")
     expect(page.locator("[data-total]")).to_have_text(["22", "23"])
@@ -116,7 +116,7 @@ def test_a_second_phone_sees_the_hand_saved_on_the_first_and_keeps_what_it_typed
 
     expect(second.locator("[data-total]")).to_have_text(["7", "4"], timeout=6_000)
     expect(second.locator(".turn")).to_contain_text("Hand 2")
-    expect(second.locator("ol.hands > li")).to_have_count(1)
+    expect(second.locator("#hands > tr")).to_have_count(1)
     expect(second.locator("#id_cards_0")).to_have_value("30")
     expect(second.locator("#id_spades_0")).to_have_value("9")
 

@@ -49,17 +49,17 @@ def test_shared_board_shows_a_new_hand_without_reloading(
     expect(owner.locator("[data-total]")).to_have_text(["11", "0"])
 
     expect(viewer.locator("[data-total]")).to_have_text(["11", "0"], timeout=POLL_WAIT_MS)
-    expect(viewer.locator("ol.hands > li")).to_have_count(1)
+    expect(viewer.locator("#hands > tr")).to_have_count(1)
     expect(viewer.locator(".turn")).to_contain_text("Hand 2")
     assert viewer.evaluate("window.notReloaded") is True
     screenshot(viewer, "shared-scoreboard.png")
 
     # An opened hand stays open while nothing changes (polls with no news swap nothing).
-    viewer.locator("ol.hands summary").first.click()
+    viewer.locator("details.breakdowns summary").click()
     with viewer.expect_response(re.compile(r"/shared/.*since="), timeout=POLL_WAIT_MS) as poll:
         pass
     assert poll.value.status == 204
-    expect(viewer.locator("ol.hands details").first).to_have_attribute("open", "")
+    expect(viewer.locator("details.breakdowns")).to_have_attribute("open", "")
     assert set(methods) == {"GET"}
     assert errors == []  # nothing refused by the Content-Security-Policy, no failed poll
 

@@ -49,7 +49,7 @@ def test_a_typical_hand_takes_at_most_ten_taps_and_keys(page, log_in, start_matc
 
     # Ana: cards 3, spades 1, big casino 2, two aces = 8; Ben: little casino 1, two aces = 3.
     expect(page.locator("[data-total]")).to_have_text(["8", "3"])
-    expect(page.locator("ol.hands > li")).to_have_count(1)
+    expect(page.locator("#hands > tr")).to_have_count(1)
     expect(page.locator("#id_cards_0")).to_be_focused()  # ready for the next hand
     print(f"\nTaps and keys for a typical hand: {user.count} ({', '.join(user.actions)})")
     assert user.count <= MOST_TAPS_AND_KEYS, user.actions

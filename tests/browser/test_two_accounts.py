@@ -21,10 +21,10 @@ def _caught_up(page):
 
 
 def _open_hand(page, index):
-    """Open a hand of the sheet (its breakdown is fetched then); returns the row."""
-    row = page.locator("ol.hands > li").nth(index)
-    row.locator("summary").click()
-    return row
+    """Open a hand of the sheet (its number leads to its page); returns the page's main part."""
+    page.locator("#hands > tr").nth(index).get_by_role("link").click()
+    page.wait_for_url("**/hands/*/")
+    return page.locator("main")
 
 
 def test_two_accounts_record_one_match_and_see_who_entered_each_hand(
@@ -50,7 +50,7 @@ def test_two_accounts_record_one_match_and_see_who_entered_each_hand(
     enter_hand(second, 30, 9)
     expect(second.locator("[data-total]")).to_have_text(["11", "11"])
     expect(first.locator("[data-total]")).to_have_text(["11", "11"], timeout=POLL_MS)
-    expect(first.locator("ol.hands > li")).to_have_count(2)
+    expect(first.locator("#hands > tr")).to_have_count(2)
     _caught_up(first)
     _caught_up(second)
     assert [(hand.number, hand.entered_by) for hand in Hand.objects.order_by("number")] == [
@@ -65,6 +65,8 @@ def test_two_accounts_record_one_match_and_see_who_entered_each_hand(
     expect(entry).not_to_contain_text("Last changed")
     entry = _open_hand(second, 0).locator(".hand-entry")
     expect(entry).to_contain_text("Entered by ana")
+    second.go_back()  # Back to the board, which catches up by itself
+    second.wait_for_url(url)
 
     # Ana fixes Ben's hand: the breakdown names both, and the hand's history keeps Ben's counts.
     bens_hand.get_by_role("link", name="Edit hand 2").click()

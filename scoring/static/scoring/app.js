@@ -3,15 +3,20 @@
   "use strict";
   document.documentElement.classList.add("js");
 
-  // Two sides: show the second side's cards and spades as the deck leaves them (52 − x, 13 − y).
+  // The last side's cards and spades are what the deck leaves: once every other side's count is
+  // typed, its box shows the number (52 − the others' cards, 13 − their spades).
   function fillDerived(form) {
     ["cards", "spades"].forEach(function (kind) {
-      var source = form.querySelector('[data-source="' + kind + '"]');
       var derived = form.querySelector('[data-derived="' + kind + '"]');
-      if (!source || !derived) return;
+      if (!derived) return;
       var whole = Number(kind === "cards" ? form.dataset.pack : form.dataset.spades);
-      var value = parseInt(source.value, 10);
-      derived.placeholder = Number.isNaN(value) ? derived.dataset.hint || derived.placeholder : String(whole - value);
+      var left = whole;
+      var typed = true;
+      form.querySelectorAll('[data-source="' + kind + '"]').forEach(function (source) {
+        var value = parseInt(source.value, 10);
+        if (Number.isNaN(value)) typed = false; else left -= value;
+      });
+      derived.placeholder = typed ? String(left) : derived.dataset.hint;
     });
   }
   document.addEventListener("input", function (event) {
@@ -157,6 +162,35 @@
   document.addEventListener("visibilitychange", requestWakeLock);
   document.addEventListener("DOMContentLoaded", requestWakeLock);
   document.addEventListener("DOMContentLoaded", restoreDrafts);
+
+  // The bottom bar's height (it grows with the preview and the saved note) keeps a focused field
+  // scrolled clear of it (scroll-padding-bottom in app.css).
+  var barObserver = "ResizeObserver" in window ? new ResizeObserver(function (entries) {
+    entries.forEach(function (entry) {
+      document.documentElement.style.setProperty("--bar-height", Math.ceil(entry.target.offsetHeight) + "px");
+    });
+  }) : null;
+  function watchBar() {
+    var bar = document.querySelector(".form-actions");
+    if (!barObserver || !bar || bar.dataset.watched) return;
+    bar.dataset.watched = "1";
+    barObserver.disconnect();
+    barObserver.observe(bar);
+  }
+  document.addEventListener("DOMContentLoaded", watchBar);
+  document.body.addEventListener("htmx:afterSettle", watchBar);
+
+  // "Hand saved" with Undo shows for ten seconds; an Undo being sent keeps it until it answers.
+  var TOAST_MS = 10000;
+  function hideToastLater() {
+    var toast = document.querySelector("[data-toast]:not([data-timed])");
+    if (!toast) return;
+    toast.dataset.timed = "1";
+    window.setTimeout(function () {
+      if (!toast.querySelector("button[disabled]")) toast.hidden = true;
+    }, TOAST_MS);
+  }
+  document.addEventListener("DOMContentLoaded", hideToastLater);
   document.body.addEventListener("htmx:afterSettle", function (event) {
     requestWakeLock();
     var form = document.querySelector("[data-hand-form]");
@@ -168,5 +202,6 @@
       var first = document.querySelector("[data-hand-form] [autofocus]");
       if (first) first.focus();
     }
+    hideToastLater();
   });
 })();
