@@ -107,9 +107,16 @@ def _create_chunk(
         for index, player in enumerate(players)
     )
     hands = Hand.objects.bulk_create(
-        Hand(match=match, number=index + 1, dealer_seat=_dealer(spec, index), entered_by=by)
-        for match, spec in zip(matches, new, strict=True)
-        for index in range(len(spec.hands))
+        Hand(
+            match=match,
+            number=index + 1,
+            dealer_seat=_dealer(spec, index),
+            entered_by=by,
+            pot_cards=hand_score.pots[0],
+            pot_spades=hand_score.pots[1],
+        )
+        for match, spec, score in zip(matches, new, scores, strict=True)
+        for index, hand_score in enumerate(score.hands)
     )
     hands_of: dict[int, list[Hand]] = {match.pk: [] for match in matches}
     for hand in hands:
@@ -140,7 +147,7 @@ def _score(spec: NewMatch, index: int) -> rules.MatchScore:
     if not 2 <= len(spec.sides) <= 4 or len(sizes) != 1 or (sizes == {2} and len(spec.sides) != 2):
         raise BulkRefused(f"match {index + 1}: 2, 3 or 4 players, or two teams of two")
     for number, tallies in enumerate(spec.hands, start=1):
-        problems = rules.validate(tallies, len(spec.sides))
+        problems = rules.validate(tallies, len(spec.sides), spec.rules.variant)
         if problems:
             raise BulkRefused(f"match {index + 1}, hand {number}: {problems[0].describe()}")
     try:
@@ -209,12 +216,16 @@ def tally_values(
         "little_casino": tally.little_casino,
         "aces": tally.aces,
         "sweeps": tally.sweeps,
+        "last_capture": tally.last_capture,
+        "jack_of_spades": tally.jack_of_spades,
         "cards_points": breakdown.cards,
         "spades_points": breakdown.spades,
         "big_casino_points": breakdown.big_casino,
         "little_casino_points": breakdown.little_casino,
         "aces_points": breakdown.aces,
         "sweeps_points": breakdown.sweeps,
+        "last_capture_points": breakdown.last_capture,
+        "jack_of_spades_points": breakdown.jack_of_spades,
         "points": breakdown.points,
         "total_after": total,
     }

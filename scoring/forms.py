@@ -144,8 +144,14 @@ class MatchForm(forms.Form):
     )
     target = forms.TypedChoiceField(
         label=gettext_lazy("Play to"),
-        choices=[("21", "21"), ("11", "11"), ("22", "22"), ("other", gettext_lazy("other"))],
-        initial="21",
+        choices=[
+            ("usual", gettext_lazy("the game's usual")),
+            ("21", "21"),
+            ("11", "11"),
+            ("16", "16"),
+            ("other", gettext_lazy("other")),
+        ],
+        initial="usual",
         widget=forms.RadioSelect,
     )
     target_other = forms.IntegerField(
@@ -179,6 +185,19 @@ class MatchForm(forms.Form):
         label=gettext_lazy("Dominican: at 20 a side wins only by taking"),
         choices=Match.TwentyNeeds.choices,
         initial=Match.TwentyNeeds.LITTLE_CASINO,
+        required=False,
+    )
+
+    ties = forms.ChoiceField(
+        label=gettext_lazy("Finnish: a tie for most cards or most spades is"),
+        choices=Match.Ties.choices,
+        initial=Match.Ties.CARRY,
+        required=False,
+    )
+    sweep_freeze = forms.ChoiceField(
+        label=gettext_lazy("Finnish: sweeps near the target"),
+        choices=Match.SweepFreeze.choices,
+        initial=Match.SweepFreeze.TEN,
         required=False,
     )
 
@@ -229,15 +248,22 @@ class MatchForm(forms.Form):
             self.add_error(
                 "first_dealer", _("Choose one of the %(count)d seats.") % {"count": seat_count}
             )
+        variant = data.get("variant") or Match.Variant.CASINO
+        data["target_value"] = None  # the game's usual target
         if data.get("target") == "other":
             if data.get("target_other") is None:
                 self.add_error("target_other", _("Enter the target score."))
             data["target_value"] = data.get("target_other")
-        elif data.get("target"):
+        elif data.get("target") and data["target"] != "usual":
             data["target_value"] = int(data["target"])
+        if variant == Match.Variant.FINNISH:
+            if data.get("sweeps") not in ("", None, Match.Sweeps.CANCEL):
+                self.add_error("sweeps", _("In Finnish Kasino opposing sweeps always cancel."))
+        else:  # the Finnish options mean nothing in the other games
+            data["ties"], data["sweep_freeze"] = "", ""
         if data.get("scoring") == Match.Scoring.DIFFERENCE and side_count != 2:
             self.add_error("scoring", _("Difference scoring needs exactly two sides."))
-        target = data.get("target_value") or rules.DEFAULT_TARGET
+        target = data.get("target_value") or rules.variant_defaults(variant).target
         if (
             data.get("variant") == Match.Variant.DOMINICAN
             and target < matchdoc.MIN_DOMINICAN_TARGET
@@ -269,6 +295,8 @@ class HandForm(forms.Form):
 
     The last side's cards and spades may be left blank: they are what the deck leaves (52 - the
     others' cards, 13 - their spades), and a special card given to no one goes to the last side.
+    Swedish Kasino asks who made the last capture; Spade Casino who took the J♠ (given to no
+    one, it goes to the last side too).
     """
 
     number = forms.IntegerField(widget=forms.HiddenInput, min_value=1, max_value=matchdoc.MAX_HANDS)
@@ -277,11 +305,30 @@ class HandForm(forms.Form):
         self,
         *args: Any,
         side_names: Sequence[str],
+        variant: str = rules.Variant.CASINO,
         **kwargs: Any,
     ) -> None:
         super().__init__(*args, **kwargs)
         self.side_names = list(side_names)
+        self.variant = rules.Variant(variant)
         self.tallies: list[rules.Tally] = []
+        side_choices = [(str(position), name) for position, name in enumerate(side_names)]
+        if self.variant is rules.Variant.SWEDISH:
+            self.fields["last_capture"] = forms.TypedChoiceField(
+                label=_("Last capture"),
+                choices=side_choices,
+                coerce=int,
+                error_messages={"required": _("Who made the last capture?")},
+                widget=forms.RadioSelect,
+            )
+        if self.variant is rules.Variant.SPADE:
+            self.fields["card_JS"] = forms.TypedChoiceField(
+                label=_("Jack of spades (J♠)"),
+                choices=side_choices,
+                coerce=int,
+                required=False,
+                widget=forms.RadioSelect,
+            )
         for position, name in enumerate(side_names):
             derived = position == len(side_names) - 1
             self.fields[f"cards_{position}"] = forms.IntegerField(
@@ -328,12 +375,13 @@ class HandForm(forms.Form):
         data: Any,
         *,
         side_names: Sequence[str],
+        variant: str = rules.Variant.CASINO,
         number: int | None = None,
         step: tuple[int, int] | None = None,
     ) -> HandForm:
         """The form again, unbound, showing what was posted: under another hand number, or with
         one side's sweeps stepped. Nothing is checked yet, so no error is shown."""
-        form = cls(side_names=side_names)
+        form = cls(side_names=side_names, variant=variant)
         initial = {name: data.get(name) for name in form.fields if data.get(name) not in (None, "")}
         if number is not None:
             initial["number"] = number
@@ -358,12 +406,51 @@ class HandForm(forms.Form):
                 initial[f"cards_{position}"] = tally.cards
                 initial[f"spades_{position}"] = tally.spades
             initial[f"sweeps_{position}"] = tally.sweeps
-            held = {"10D": tally.big_casino, "2S": tally.little_casino}
+            held = {"10D": tally.big_casino, "2S": tally.little_casino, "JS": tally.jack_of_spades}
             held.update({"A" + suit: suit in tally.aces for suit in rules.ACE_SUITS})
             for card, has in held.items():
                 if has:
                     initial[f"card_{card}"] = str(position)
+            if tally.last_capture:
+                initial["last_capture"] = str(position)
         return initial
+
+    def extra_choices(self) -> list[dict[str, Any]]:
+        """The variant's one-of-the-sides questions beyond the six special cards: Swedish
+        Kasino's last capture, Spade Casino's J♠ (a row of chips each)."""
+        extra = []
+        for name in ("last_capture", "card_JS"):
+            if name not in self.fields:
+                continue
+            field = self[name]
+            chosen = field.value()
+            chosen = "" if chosen is None else str(chosen)
+            extra.append(
+                {
+                    "name": name,
+                    "label": field.label,
+                    "auto_id": field.auto_id,
+                    "errors": field.errors,
+                    "defaults_to_last": name == "card_JS",
+                    "chips": format_html_join(
+                        "\n",
+                        '<label class="chip side-chip side-{1}{3}" for="{0}_{1}"><input type="radio"'
+                        ' name="{2}" value="{1}" id="{0}_{1}"{4}> <span>{5}</span></label>',
+                        (
+                            (
+                                field.auto_id,
+                                position,
+                                field.html_name,
+                                " last-side" if position == len(self.side_names) - 1 else "",
+                                CHECKED[str(position) == chosen],
+                                side,
+                            )
+                            for position, side in enumerate(self.side_names)
+                        ),
+                    ),
+                }
+            )
+        return extra
 
     def side_rows(self) -> list[dict[str, Any]]:
         """Per side: its name and its cards, spades and sweeps fields (what the template reads of
@@ -435,7 +522,7 @@ class HandForm(forms.Form):
         if data.get(f"spades_{last}") is None:
             data[f"spades_{last}"] = rules.SPADES - sum(data[f"spades_{side}"] for side in others)
         holder = {}
-        for card in SPECIAL_CARDS:
+        for card in (*SPECIAL_CARDS, "JS"):
             chosen = data.get(f"card_{card}")
             holder[card] = last if chosen in ("", None) else chosen
         self.tallies = [
@@ -446,10 +533,12 @@ class HandForm(forms.Form):
                 little_casino=holder["2S"] == position,
                 aces=[suit for suit in rules.ACE_SUITS if holder["A" + suit] == position],
                 sweeps=data.get(f"sweeps_{position}") or 0,
+                last_capture=data.get("last_capture") == position,
+                jack_of_spades=self.variant is rules.Variant.SPADE and holder["JS"] == position,
             )
             for position in range(count)
         ]
-        for problem in rules.validate(self.tallies, count):
+        for problem in rules.validate(self.tallies, count, self.variant):
             self.add_error(_problem_field(problem), problem.describe(self.side_names, _))
         return data
 
@@ -470,6 +559,8 @@ def _problem_field(problem: rules.Problem) -> str | None:
     """The field a deck problem is shown next to."""
     side = problem.side if problem.side is not None else 0
     code = problem.code
+    if code.startswith("last_capture"):
+        return "last_capture"
     if code.startswith("card_"):
         return f"card_{problem.params['card']}"
     if code in ("cards_total", "cards_negative", "special_non_spades"):

@@ -23,8 +23,26 @@ from scoring import rules
 from scoring.rules import Problem, Rules, Tally, gettext_noop
 
 FORMAT = "casino-score/1"
-RULE_KEYS = ("variant", "target", "sweeps", "several_reach", "scoring", "twenty_needs")
+RULE_KEYS = (
+    "variant",
+    "target",
+    "sweeps",
+    "several_reach",
+    "scoring",
+    "twenty_needs",
+    "ties",
+    "sweep_freeze",
+)
 TALLY_KEYS = ("cards", "spades", "big_casino", "little_casino", "aces", "sweeps")
+# Tally keys only one variant records (RULES.md §9), and that variant. Elsewhere a true value is
+# refused and a false one (what an older export or a tally's full field list holds) is accepted.
+VARIANT_TALLY_KEYS = {"last_capture": rules.Variant.SWEDISH, "jack_of_spades": rules.Variant.SPADE}
+# Options only one variant has: the variant that has them.
+VARIANT_RULE_KEYS = {
+    "twenty_needs": rules.Variant.DOMINICAN,
+    "ties": rules.Variant.FINNISH,
+    "sweep_freeze": rules.Variant.FINNISH,
+}
 MATCH_KEYS = (
     "format",
     "rules",
@@ -41,6 +59,8 @@ OPTION_VALUES: dict[str, tuple[str, ...]] = {
     "several_reach": tuple(rules.SeveralReach),
     "scoring": tuple(rules.Scoring),
     "twenty_needs": tuple(rules.TwentyNeeds),
+    "ties": tuple(rules.Ties),
+    "sweep_freeze": tuple(rules.SweepFreeze),
 }
 
 MAX_NAME = 60
@@ -75,6 +95,17 @@ MESSAGES = {
         "%(key)s must be a whole number from %(low)d to %(high)d for dominican, not %(value)s"
     ),
     "dominican_only": gettext_noop("%(key)s is for dominican only, not %(variant)s"),
+    "variant_only": gettext_noop("%(key)s is for %(owner)s only, not %(variant)s"),
+    "finnish_sweeps": gettext_noop(
+        "rules.sweeps must be cancel for finnish (its sweeps always cancel), not %(value)s"
+    ),
+    "sweep_freeze_text": gettext_noop(
+        'rules.sweep_freeze must be the text "10" or "off", not %(value)s'
+    ),
+    "rules_refused": gettext_noop("rules: %(error)s"),
+    "variant_tally_key": gettext_noop(
+        "%(key)s is true, but only %(owner)s records it, not %(variant)s"
+    ),
     "not_boolean": gettext_noop("%(key)s must be true or false, not %(value)s"),
     "not_list": gettext_noop("%(key)s must be a list"),
     "not_object": gettext_noop("%(key)s must be an object"),
@@ -218,6 +249,9 @@ class _Reader:
     def __init__(self, match: int | None) -> None:
         self.match = match
         self.problems: list[DocProblem] = []
+        # The match's variant once rules.variant is read (the hands are checked for it even when
+        # other rules have problems), else None.
+        self.variant: rules.Variant | None = None
 
     def add(self, code: str, hand: int | None = None, **params: object) -> None:
         self.problems.append(DocProblem(code, params, self.match, hand))
@@ -257,7 +291,10 @@ def _read_rules(reader: _Reader, raw: Any) -> Rules | None:
                 ok = False
             continue
         value = raw[key]
-        if not isinstance(value, str) or value not in allowed:
+        if key == "sweep_freeze" and value == int(rules.SweepFreeze.TEN):
+            reader.add("sweep_freeze_text", value=_show(value))  # 10, not "10"
+            ok = False
+        elif not isinstance(value, str) or value not in allowed:
             reader.add(
                 "not_one_of", key=f"rules.{key}", value=_show(value), allowed=", ".join(allowed)
             )
@@ -265,8 +302,16 @@ def _read_rules(reader: _Reader, raw: Any) -> Rules | None:
         else:
             options[key] = value
     variant = options.get("variant")
-    if "twenty_needs" in raw and variant is not None and variant != rules.Variant.DOMINICAN:
-        reader.add("dominican_only", key="rules.twenty_needs", variant=variant)
+    if variant is not None:
+        reader.variant = rules.Variant(variant)
+        for key, owner in VARIANT_RULE_KEYS.items():
+            if key in raw and variant != owner:
+                code = "dominican_only" if owner is rules.Variant.DOMINICAN else "variant_only"
+                reader.add(code, key=f"rules.{key}", owner=str(owner), variant=variant)
+                ok = False
+    sweeps = options.get("sweeps")
+    if variant == rules.Variant.FINNISH and sweeps not in (None, rules.SweepRule.CANCEL):
+        reader.add("finnish_sweeps", value=_show(sweeps))
         ok = False
     if "target" in raw:
         if variant == rules.Variant.DOMINICAN:
@@ -285,7 +330,11 @@ def _read_rules(reader: _Reader, raw: Any) -> Rules | None:
             options["target"] = target
     if not ok:
         return None
-    return Rules.make(options.pop("variant"), **options)
+    try:
+        return Rules.make(options.pop("variant"), **options)
+    except ValueError as error:  # every value was checked above: a safety net, not a traceback
+        reader.add("rules_refused", error=str(error))
+        return None
 
 
 def _read_sides(reader: _Reader, raw: Any) -> tuple[tuple[str, ...], ...] | None:
@@ -359,7 +408,7 @@ def _read_tally(reader: _Reader, raw: Any, hand: int, key: str) -> Tally | None:
     if not isinstance(raw, dict):
         reader.add("not_object", hand, key=key)
         return None
-    reader.keys(raw, TALLY_KEYS, f"{key}.", hand)
+    reader.keys(raw, (*TALLY_KEYS, *VARIANT_TALLY_KEYS), f"{key}.", hand)
     values: dict[str, Any] = {}
     ok = True
     for name, high in TALLY_RANGES.items():
@@ -372,9 +421,19 @@ def _read_tally(reader: _Reader, raw: Any, hand: int, key: str) -> Tally | None:
             continue
         values[name] = reader.integer(raw[name], f"{key}.{name}", 0, high, hand)
         ok = ok and values[name] is not None
-    for name in ("big_casino", "little_casino"):
+    for name in ("big_casino", "little_casino", *VARIANT_TALLY_KEYS):
         values[name] = reader.boolean(raw.get(name, False), f"{key}.{name}", hand)
         ok = ok and values[name] is not None
+    for name, owner in VARIANT_TALLY_KEYS.items():
+        # A true value where the variant records nothing; the hand is still checked.
+        if values[name] and reader.variant is not None and reader.variant is not owner:
+            reader.add(
+                "variant_tally_key",
+                hand,
+                key=f"{key}.{name}",
+                owner=str(owner),
+                variant=str(reader.variant),
+            )
     aces = raw.get("aces", "")
     # Letter by letter: "ß".upper() is "SS" and "ſ".upper() is "S", so the whole string's
     # capitals say nothing about its letters.
@@ -420,7 +479,7 @@ def _read_hands(
         ]
         if any(tally is None for tally in tallies):
             continue
-        problems = rules.validate(tallies, sides)  # type: ignore[arg-type]
+        problems = _hand_problems(tallies, sides, reader.variant)  # type: ignore[arg-type]
         for problem in problems:
             reader.problems.append(
                 DocProblem(problem.code, {}, reader.match, index, problem, names)
@@ -428,6 +487,18 @@ def _read_hands(
         if not problems:
             hands.append(tuple(tallies))  # type: ignore[arg-type]
     return hands
+
+
+def _hand_problems(
+    tallies: Sequence[Tally], sides: int | None, variant: rules.Variant | None
+) -> list[Problem]:
+    """The engine's problems with a hand (RULES.md §7, §9). A variant-only field marked in another
+    variant is left out: the reader names it, with the side (the engine names only the field)."""
+    return [
+        problem
+        for problem in rules.validate(tallies, sides, variant)
+        if problem.code != "field_unused"
+    ]
 
 
 def read_match(raw: Any, match: int | None = None) -> MatchDoc:
@@ -492,7 +563,7 @@ def check_hands(doc: MatchDoc) -> list[DocProblem]:
     problems = []
     names = doc.side_names
     for index, tallies in enumerate(doc.hands):
-        for problem in rules.validate(tallies, len(doc.sides)):
+        for problem in _hand_problems(tallies, len(doc.sides), doc.rules.variant):
             problems.append(DocProblem(problem.code, {}, None, index, problem, names))
     if problems:
         return problems
@@ -616,8 +687,11 @@ def _at_match(problem: DocProblem, index: int | None) -> DocProblem:
 # --- writing -------------------------------------------------------------------------------------
 
 
-def tally_json(tally: Tally) -> dict[str, Any]:
-    return {
+def tally_json(tally: Tally, variant: rules.Variant | str | None = None) -> dict[str, Any]:
+    """A tally as the format writes it: the six counts of every variant, then `last_capture` for
+    swedish and `jack_of_spades` for spade (so documents of the other variants are as they always
+    were). Without `variant`, a variant-only field is written when it is true."""
+    written = {
         "cards": tally.cards,
         "spades": tally.spades,
         "big_casino": tally.big_casino,
@@ -625,23 +699,35 @@ def tally_json(tally: Tally) -> dict[str, Any]:
         "aces": tally.aces,
         "sweeps": tally.sweeps,
     }
+    for name, owner in VARIANT_TALLY_KEYS.items():
+        if variant == owner or (variant is None and getattr(tally, name)):
+            written[name] = getattr(tally, name)
+    return written
 
 
-def result_json(score: rules.MatchScore) -> dict[str, Any]:
-    """The `result` object of the format for a scored match."""
+def result_json(
+    score: rules.MatchScore, variant: rules.Variant | str | None = None
+) -> dict[str, Any]:
+    """The `result` object of the format for a scored match; for finnish (`variant`) each hand
+    has the pots it left."""
+    pots = variant == rules.Variant.FINNISH
     return {
-        "hands": [
-            {
-                "points": list(hand.points),
-                "breakdown": [b._asdict() for b in hand.breakdown],
-                "totals": list(hand.totals),
-            }
-            for hand in score.hands
-        ],
+        "hands": [_hand_result(hand, pots) for hand in score.hands],
         "totals": list(score.totals),
         "status": str(score.status),
         "winner": score.winner,
     }
+
+
+def _hand_result(hand: rules.HandScore, pots: bool) -> dict[str, Any]:
+    written: dict[str, Any] = {
+        "points": list(hand.points),
+        "breakdown": [b._asdict() for b in hand.breakdown],
+        "totals": list(hand.totals),
+    }
+    if pots:
+        written["pots"] = {"cards": hand.pots[0], "spades": hand.pots[1]}
+    return written
 
 
 def match_json(doc: MatchDoc, score: rules.MatchScore | None = None) -> dict[str, Any]:
@@ -660,11 +746,17 @@ def match_json(doc: MatchDoc, score: rules.MatchScore | None = None) -> dict[str
         "abandoned": doc.abandoned,
         "first_dealer": doc.first_dealer,
         "start_totals": list(doc.start_totals),
-        "hands": [{"tallies": [tally_json(t) for t in hand]} for hand in doc.hands],
+        "hands": [
+            {"tallies": [tally_json(t, match_rules.variant) for t in hand]} for hand in doc.hands
+        ],
     }
     if match_rules.variant is rules.Variant.DOMINICAN:
         document["rules"]["twenty_needs"] = str(match_rules.twenty_needs)
-    document["result"] = result_json(score if score is not None else score_doc(doc))
+    if match_rules.variant is rules.Variant.FINNISH:
+        document["rules"]["ties"] = str(match_rules.ties)
+        document["rules"]["sweep_freeze"] = str(match_rules.sweep_freeze)
+    score = score if score is not None else score_doc(doc)
+    document["result"] = result_json(score, match_rules.variant)
     return document
 
 

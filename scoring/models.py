@@ -148,6 +148,9 @@ class Match(models.Model):
         CASINO = rules.Variant.CASINO, _("Casino")
         ROYAL = rules.Variant.ROYAL, _("Royal Casino")
         DOMINICAN = rules.Variant.DOMINICAN, _("Dominican Royal Casino")
+        SWEDISH = rules.Variant.SWEDISH, _("Swedish Kasino")
+        FINNISH = rules.Variant.FINNISH, _("Finnish Kasino")
+        SPADE = rules.Variant.SPADE, _("Spade Casino")
 
     class Sweeps(models.TextChoices):
         OFF = rules.SweepRule.OFF, _("not counted")
@@ -165,6 +168,14 @@ class Match(models.Model):
     class TwentyNeeds(models.TextChoices):
         LITTLE_CASINO = rules.TwentyNeeds.LITTLE_CASINO, _("the little casino")
         MOST_SPADES = rules.TwentyNeeds.MOST_SPADES, _("most spades")
+
+    class Ties(models.TextChoices):
+        CARRY = rules.Ties.CARRY, _("carried over in a pot to the next outright win")
+        NONE = rules.Ties.NONE, _("nobody scores, nothing carries over")
+
+    class SweepFreeze(models.TextChoices):
+        TEN = rules.SweepFreeze.TEN, _("sweeps stop scoring once a side has 10")
+        OFF = rules.SweepFreeze.OFF, _("sweeps always score")
 
     class Status(models.TextChoices):
         PLAYING = rules.Status.PLAYING, pgettext_lazy("match status", "playing")
@@ -191,6 +202,11 @@ class Match(models.Model):
     scoring = models.CharField(_("scoring"), max_length=12, choices=Scoring.choices)
     twenty_needs = models.CharField(
         _("at 20 a side needs"), max_length=14, choices=TwentyNeeds.choices
+    )
+    # Finnish Kasino only (the others keep the defaults):
+    ties = models.CharField(_("ties"), max_length=5, choices=Ties.choices, default=Ties.CARRY)
+    sweep_freeze = models.CharField(
+        _("sweeps near the target"), max_length=3, choices=SweepFreeze.choices, default="10"
     )
 
     class Layout(models.TextChoices):
@@ -249,6 +265,8 @@ class Match(models.Model):
             "several_reach": match_rules.several_reach,
             "scoring": match_rules.scoring,
             "twenty_needs": match_rules.twenty_needs,
+            "ties": match_rules.ties,
+            "sweep_freeze": match_rules.sweep_freeze,
         }
 
     @staticmethod
@@ -265,6 +283,8 @@ class Match(models.Model):
             several_reach=self.several_reach,
             scoring=self.scoring,
             twenty_needs=self.twenty_needs,
+            ties=self.ties,
+            sweep_freeze=self.sweep_freeze,
         )
 
     @property
@@ -337,6 +357,10 @@ class Hand(models.Model):
         verbose_name=_("last changed by"),
     )
     changed_at = models.DateTimeField(_("last changed"), null=True, blank=True)
+    # Derived (services.rescore), Finnish Kasino: the points waiting in the most-cards and
+    # most-spades pots after this hand (a tie puts its points there).
+    pot_cards = models.PositiveSmallIntegerField(default=0)
+    pot_spades = models.PositiveSmallIntegerField(default=0)
 
     class Meta:
         verbose_name = _("hand")
@@ -361,6 +385,8 @@ class Tally(models.Model):
     little_casino = models.BooleanField(_("little casino"), default=False)
     aces = models.CharField(_("aces"), max_length=4, blank=True)
     sweeps = models.PositiveSmallIntegerField(_("sweeps"), default=0)
+    last_capture = models.BooleanField(_("last capture"), default=False)  # Swedish Kasino
+    jack_of_spades = models.BooleanField(_("jack of spades"), default=False)  # Spade Casino
     # Derived (services.rescore):
     cards_points = models.PositiveSmallIntegerField(default=0)
     spades_points = models.PositiveSmallIntegerField(default=0)
@@ -368,6 +394,8 @@ class Tally(models.Model):
     little_casino_points = models.PositiveSmallIntegerField(default=0)
     aces_points = models.PositiveSmallIntegerField(default=0)
     sweeps_points = models.PositiveSmallIntegerField(default=0)
+    last_capture_points = models.PositiveSmallIntegerField(default=0)
+    jack_of_spades_points = models.PositiveSmallIntegerField(default=0)
     points = models.PositiveSmallIntegerField(_("points"), default=0)
     total_after = models.PositiveIntegerField(_("total after the hand"), default=0)
 
@@ -384,7 +412,14 @@ class Tally(models.Model):
 
     def as_rules_tally(self) -> rules.Tally:
         return rules.Tally(
-            self.cards, self.spades, self.big_casino, self.little_casino, self.aces, self.sweeps
+            self.cards,
+            self.spades,
+            self.big_casino,
+            self.little_casino,
+            self.aces,
+            self.sweeps,
+            self.last_capture,
+            self.jack_of_spades,
         )
 
 
@@ -502,6 +537,10 @@ class PlayerMatchStat(models.Model):
     little_casino = models.PositiveIntegerField(default=0)
     aces_points = models.PositiveIntegerField(default=0)
     sweeps = models.PositiveIntegerField(default=0)  # as entered (before cancelling)
+    swedish_hands = models.PositiveIntegerField(default=0)
+    last_capture = models.PositiveIntegerField(default=0)  # Swedish hands with the last capture
+    spade_hands = models.PositiveIntegerField(default=0)
+    jack_of_spades = models.PositiveIntegerField(default=0)  # Spade Casino hands with the J♠
 
     class Meta:
         constraints = [
@@ -545,6 +584,10 @@ class PlayerStat(models.Model):
     little_casino = models.PositiveIntegerField(default=0)
     aces_points = models.PositiveIntegerField(default=0)
     sweeps = models.PositiveIntegerField(default=0)
+    swedish_hands = models.PositiveIntegerField(default=0)
+    last_capture = models.PositiveIntegerField(default=0)
+    spade_hands = models.PositiveIntegerField(default=0)
+    jack_of_spades = models.PositiveIntegerField(default=0)
     longest_streak = models.PositiveIntegerField(default=0)
     current_streak = models.PositiveIntegerField(default=0)
 

@@ -1,6 +1,7 @@
 """The Casino scoring engine: pure Python, no Django.
 
-It implements docs/RULES.md for Casino, Royal Casino and Dominican Royal Casino. The app keeps
+It implements docs/RULES.md for Casino, Royal Casino, Dominican Royal Casino, Swedish Kasino,
+Finnish Kasino and Spade Casino. The app keeps
 score of physical games, so the input of a hand is what each *side* (a player, or a partnership)
 captured, a `Tally`, and the output is points, running totals, who has won and why, and what the
 next hand looks like at the table (dealer, leader, deals, Dominican endgame conditions).
@@ -26,6 +27,9 @@ class Variant(StrEnum):
     CASINO = "casino"
     ROYAL = "royal"
     DOMINICAN = "dominican"
+    SWEDISH = "swedish"
+    FINNISH = "finnish"
+    SPADE = "spade"
 
 
 class SweepRule(StrEnum):
@@ -49,6 +53,20 @@ class TwentyNeeds(StrEnum):
     MOST_SPADES = "most-spades"
 
 
+class Ties(StrEnum):
+    """Finnish Kasino: a tie for most cards or most spades goes into a pot (carry) or is lost."""
+
+    CARRY = "carry"
+    NONE = "none"
+
+
+class SweepFreeze(StrEnum):
+    """Finnish Kasino: sweeps score nothing once a side had 10 or more before the hand."""
+
+    TEN = "10"
+    OFF = "off"
+
+
 class Status(StrEnum):
     PLAYING = "playing"
     WON = "won"
@@ -61,10 +79,39 @@ MAX_SWEEPS = 24
 ACE_SUITS = "SCHD"
 DEFAULT_TARGET = 21
 POINTS = {"cards": 3, "spades": 1, "big_casino": 2, "little_casino": 1, "ace": 1, "sweep": 1}
-CATEGORIES = ("cards", "spades", "big_casino", "little_casino", "aces", "sweeps")
+CATEGORIES = (
+    "cards",
+    "spades",
+    "big_casino",
+    "little_casino",
+    "aces",
+    "sweeps",
+    "last_capture",
+    "jack_of_spades",
+)
 # Royal Casino's count-out order: the first side to reach the target while the hand is counted
 # in this order wins, whatever the final totals.
-COUNT_OUT_ORDER = ("cards", "spades", "big_casino", "little_casino", "S", "C", "H", "D", "sweeps")
+COUNT_OUT_ORDER = (
+    "cards",
+    "spades",
+    "big_casino",
+    "little_casino",
+    "S",
+    "C",
+    "H",
+    "D",
+    "last_capture",  # Swedish Kasino only (0 elsewhere), if a table counts out
+    "sweeps",
+)
+# The count-out of the other variants that count out, as steps of categories counted together
+# (RULES.md §9): Finnish point cards first, then most cards and most spades (with their pots),
+# then sweeps; Spade Casino everything pegged during play first, most cards last.
+POINT_CARDS = ("aces", "big_casino", "little_casino")
+PEGGED = ("spades", "jack_of_spades", "little_casino", "big_casino", "aces", "sweeps")
+# Finnish Kasino: the points a tie for most cards / most spades puts into its pot.
+FINNISH_CARDS, FINNISH_SPADES = 1, 2
+FINNISH_FREEZE = 10
+NO_POTS = (0, 0)
 DEALS_PER_HAND = {2: 6, 3: 4, 4: 3}
 CARDS_PER_DEAL = 4
 
@@ -79,6 +126,8 @@ class Rules:
     several_reach: SeveralReach = SeveralReach.HIGHEST
     scoring: Scoring = Scoring.CUMULATIVE
     twenty_needs: TwentyNeeds = TwentyNeeds.LITTLE_CASINO
+    ties: Ties = Ties.CARRY
+    sweep_freeze: SweepFreeze = SweepFreeze.TEN
 
     @classmethod
     def make(
@@ -90,10 +139,13 @@ class Rules:
         several_reach: SeveralReach | str | None = None,
         scoring: Scoring | str | None = None,
         twenty_needs: TwentyNeeds | str | None = None,
+        ties: Ties | str | None = None,
+        sweep_freeze: SweepFreeze | str | None = None,
     ) -> Rules:
         """Rules for `variant`, with every option left as None taking the variant's default.
 
-        Raises ValueError for an unknown variant or option value, or a target below 1.
+        Raises ValueError for an unknown variant or option value, a target below 1, or sweeps
+        other than cancel in Finnish Kasino.
         """
         variant = Variant(variant)
         defaults = variant_defaults(variant)
@@ -108,9 +160,13 @@ class Rules:
             twenty_needs=defaults.twenty_needs
             if twenty_needs is None
             else TwentyNeeds(twenty_needs),
+            ties=Ties.CARRY if ties is None else Ties(ties),
+            sweep_freeze=SweepFreeze.TEN if sweep_freeze is None else SweepFreeze(sweep_freeze),
         )
         if rules.target < 1:
             raise ValueError("target must be at least 1")
+        if variant is Variant.FINNISH and rules.sweeps is not SweepRule.CANCEL:
+            raise ValueError("Finnish Kasino's sweeps always cancel")
         return rules
 
     @property
@@ -130,13 +186,19 @@ class Rules:
         return None
 
 
+TARGETS = {Variant.SWEDISH: 16, Variant.FINNISH: 16, Variant.SPADE: 61}
+CANCELLING = {Variant.DOMINICAN, Variant.FINNISH}
+COUNTING_OUT = {Variant.ROYAL, Variant.FINNISH, Variant.SPADE}
+
+
 def variant_defaults(variant: Variant | str) -> Rules:
-    """The options a variant is played with unless the table says otherwise (RULES.md §3)."""
+    """The options a variant is played with unless the table says otherwise (RULES.md §3, §9)."""
     variant = Variant(variant)
     return Rules(
         variant=variant,
-        sweeps=SweepRule.CANCEL if variant is Variant.DOMINICAN else SweepRule.COUNT,
-        several_reach=SeveralReach.COUNT_OUT if variant is Variant.ROYAL else SeveralReach.HIGHEST,
+        target=TARGETS.get(variant, DEFAULT_TARGET),
+        sweeps=SweepRule.CANCEL if variant in CANCELLING else SweepRule.COUNT,
+        several_reach=(SeveralReach.COUNT_OUT if variant in COUNTING_OUT else SeveralReach.HIGHEST),
     )
 
 
@@ -152,6 +214,9 @@ class Tally(NamedTuple):
     little_casino: bool
     aces: str
     sweeps: int
+    # Swedish Kasino: this side made the hand's last capture. Spade Casino: it holds the J♠.
+    last_capture: bool = False
+    jack_of_spades: bool = False
 
     @classmethod
     def make(
@@ -163,6 +228,8 @@ class Tally(NamedTuple):
         little_casino: bool = False,
         aces: Iterable[str] = "",
         sweeps: int = 0,
+        last_capture: bool = False,
+        jack_of_spades: bool = False,
     ) -> Tally:
         """Build a tally with the ace letters upper-cased, de-duplicated and in S C H D order."""
         held = {letter.upper() for letter in aces}
@@ -170,7 +237,16 @@ class Tally(NamedTuple):
         if unknown:
             raise ValueError(f"unknown ace suit(s): {''.join(sorted(unknown))}")
         normalized = "".join(suit for suit in ACE_SUITS if suit in held)
-        return cls(cards, spades, bool(big_casino), bool(little_casino), normalized, sweeps)
+        return cls(
+            cards,
+            spades,
+            bool(big_casino),
+            bool(little_casino),
+            normalized,
+            sweeps,
+            bool(last_capture),
+            bool(jack_of_spades),
+        )
 
 
 class Breakdown(NamedTuple):
@@ -182,6 +258,8 @@ class Breakdown(NamedTuple):
     little_casino: int = 0
     aces: int = 0
     sweeps: int = 0
+    last_capture: int = 0
+    jack_of_spades: int = 0
 
     @property
     def points(self) -> int:
@@ -192,6 +270,8 @@ class Breakdown(NamedTuple):
             + self.little_casino
             + self.aces
             + self.sweeps
+            + self.last_capture
+            + self.jack_of_spades
         )
 
 
@@ -202,9 +282,12 @@ class Outcome(NamedTuple):
     - "reached": the only side to reach the target;
     - "highest": several reached it, this side had the highest total;
     - "count-out": several reached it, this side got there first counting in COUNT_OUT_ORDER
-      (`category` says at which step);
+      (`category` says at which step; for Finnish and Spade Casino a step of several categories
+      is named by "point_cards" or "pegged");
     - "condition": Dominican near-target rule met (`category` is what it had to take);
     - "tied": several sides share the top total at or past the target (side is None).
+    Swedish Kasino: "highest" with category "spades" when equal top totals were decided by the
+    spades taken in that hand.
     """
 
     kind: str
@@ -220,6 +303,8 @@ class HandScore(NamedTuple):
     status: Status
     winner: int | None
     outcome: Outcome | None
+    # Finnish Kasino: the points waiting in the most-cards and most-spades pots after the hand.
+    pots: tuple[int, int] = NO_POTS
 
 
 class Turn(NamedTuple):
@@ -240,6 +325,7 @@ class MatchScore(NamedTuple):
     outcome: Outcome | None
     # For the hand about to be played (None once the match is won):
     conditions: tuple[str | None, ...] | None
+    pots: tuple[int, int] = NO_POTS
 
 
 # --- scoring ---------------------------------------------------------------------------------
@@ -276,23 +362,84 @@ def endgame_condition(rules: Rules, total_before: int) -> str | None:
     return None
 
 
-def score_breakdown(
-    rules: Rules, tallies: Sequence[Tally], before: Sequence[int]
-) -> tuple[Breakdown, ...]:
-    """Points per category for each side of one hand, given the totals before the hand."""
+def _net_sweeps(rules: Rules, tallies: Sequence[Tally], before: Sequence[int]) -> list[int]:
+    """Each side's sweeps after the variant's rule: off, counted, or cancelled (§4); Finnish
+    sweeps are void, and do not cancel, once any side had 10 or more before the hand (§9.2)."""
     sides = len(tallies)
-    cards_winner = _most([t.cards for t in tallies])
-    spades_winner = _most([t.spades for t in tallies])
-    sweep_rule = rules.sweeps
-    if sweep_rule is SweepRule.OFF:
-        sweeps = [0] * sides
-    else:
-        sweeps = [t.sweeps for t in tallies]
-        if sweep_rule is SweepRule.CANCEL:
-            least = min(sweeps)
-            if least:
-                sweeps = [count - least for count in sweeps]
+    if rules.sweeps is SweepRule.OFF:
+        return [0] * sides
+    if (
+        rules.variant is Variant.FINNISH
+        and rules.sweep_freeze is SweepFreeze.TEN
+        and max(before) >= FINNISH_FREEZE
+    ):
+        return [0] * sides
+    sweeps = [t.sweeps for t in tallies]
+    if rules.sweeps is SweepRule.CANCEL:
+        least = min(sweeps)
+        if least:
+            sweeps = [count - least for count in sweeps]
+    return sweeps
+
+
+def _finnish_majorities(
+    rules: Rules, tallies: Sequence[Tally], pots: tuple[int, int]
+) -> tuple[list[int], list[int], tuple[int, int]]:
+    """Finnish Kasino's most-cards and most-spades points per side, and the pots after the hand.
+
+    An outright winner takes the category's points and its pot; a tie puts the points into the
+    pot (with ties "carry") or loses them. A two-way tie for most spades among 3 or 4 sides gives
+    each of the two 1 point and leaves the pot as it was (§9.2).
+    """
+    sides = len(tallies)
+    cards, spades = [0] * sides, [0] * sides
+    cards_pot, spades_pot = pots
+    carry = rules.ties is Ties.CARRY
+    winner = _most([t.cards for t in tallies])
+    if winner is not None:
+        cards[winner], cards_pot = FINNISH_CARDS + cards_pot, 0
+    elif carry:
+        cards_pot += FINNISH_CARDS
+    counts = [t.spades for t in tallies]
+    winner = _most(counts)
+    top = [side for side, count in enumerate(counts) if count == max(counts)]
+    if winner is not None:
+        spades[winner], spades_pot = FINNISH_SPADES + spades_pot, 0
+    elif sides >= 3 and len(top) == 2:
+        for side in top:
+            spades[side] = FINNISH_SPADES // 2
+    elif carry:
+        spades_pot += FINNISH_SPADES
+    return cards, spades, (cards_pot, spades_pot)
+
+
+def score_breakdown(
+    rules: Rules,
+    tallies: Sequence[Tally],
+    before: Sequence[int],
+    pots: tuple[int, int] = NO_POTS,
+) -> tuple[tuple[Breakdown, ...], tuple[int, int]]:
+    """Points per category for each side of one hand, given the totals (and, for Finnish Kasino,
+    the pots) before the hand; and the pots after it."""
+    sides = len(tallies)
+    variant = rules.variant
+    sweeps = _net_sweeps(rules, tallies, before)
     blocked_from = rules.endgame_from
+    if variant is Variant.FINNISH:
+        cards, spades, pots = _finnish_majorities(rules, tallies, pots)
+    else:
+        cards_winner = _most([t.cards for t in tallies])
+        spades_winner = _most([t.spades for t in tallies])
+        most_cards, most_spades = {
+            Variant.SWEDISH: (1, 2),
+            Variant.SPADE: (3, 0),
+        }.get(variant, (3, 1))
+        cards = [most_cards if side == cards_winner else 0 for side in range(sides)]
+        if variant is Variant.SPADE:  # every spade scores; no point for most spades
+            spades = [t.spades for t in tallies]
+        else:
+            spades = [most_spades if side == spades_winner else 0 for side in range(sides)]
+        pots = NO_POTS
     result = []
     for index in range(sides):
         tally = tallies[index]
@@ -303,57 +450,78 @@ def score_breakdown(
             sweep_points = 0
         result.append(
             Breakdown(
-                3 if index == cards_winner else 0,
-                1 if index == spades_winner else 0,
+                cards[index],
+                spades[index],
                 2 if tally.big_casino else 0,
                 1 if tally.little_casino else 0,
                 len(tally.aces),
                 sweep_points,
+                1 if variant is Variant.SWEDISH and tally.last_capture else 0,
+                1 if variant is Variant.SPADE and tally.jack_of_spades else 0,
             )
         )
-    return tuple(result)
+    return tuple(result), pots
 
 
 def _condition_met(condition: str, breakdown: Breakdown) -> bool:
     return getattr(breakdown, condition) > 0
 
 
+def _count_out_steps(variant: Variant) -> tuple[tuple[str, tuple[str, ...]], ...]:
+    """The count-out as (step name, categories counted together) in order."""
+    if variant is Variant.FINNISH:
+        return (
+            ("point_cards", POINT_CARDS),
+            ("cards", ("cards",)),
+            ("spades", ("spades",)),
+            ("sweeps", ("sweeps",)),
+        )
+    if variant is Variant.SPADE:
+        return (("pegged", PEGGED), ("cards", ("cards",)))
+    return tuple((category, (category,)) for category in COUNT_OUT_ORDER)
+
+
 def _count_out(
+    rules: Rules,
     tallies: Sequence[Tally],
     breakdown: Sequence[Breakdown],
     before: Sequence[int],
     totals: Sequence[int],
     candidates: Sequence[int],
-    target: int,
 ) -> Outcome:
-    """Replay the hand onto `before` in COUNT_OUT_ORDER; the first candidate at the target wins."""
+    """Replay the hand onto `before`, step by step in the variant's count-out order: the first
+    candidate at the target wins; several reaching it at the same step are told apart by their
+    final totals."""
     running = list(before)
-    for category in COUNT_OUT_ORDER:
-        if category == "sweeps":
-            for side in candidates:
-                running[side] += breakdown[side].sweeps
-            reached = [side for side in candidates if running[side] >= target]
-            if len(reached) == 1:
-                return Outcome("count-out", reached[0], "sweeps", totals[reached[0]])
-            return _highest(totals, reached or list(candidates))
+    for step, categories in _count_out_steps(rules.variant):
         for side in candidates:
-            if category in ACE_SUITS:
-                gained = 1 if category in tallies[side].aces else 0
-            else:
-                gained = getattr(breakdown[side], category)
-            if gained:
-                running[side] += gained
-                # Only one side scores in each of these categories, so the first to reach is unique.
-                if running[side] >= target:
-                    return Outcome("count-out", side, category, totals[side])
-    raise AssertionError("unreachable: the sweeps step always decides")  # pragma: no cover
+            for category in categories:
+                if category in ACE_SUITS:
+                    running[side] += 1 if category in tallies[side].aces else 0
+                else:
+                    running[side] += getattr(breakdown[side], category)
+        reached = [side for side in candidates if running[side] >= rules.target]
+        if len(reached) == 1:
+            return Outcome("count-out", reached[0], step, totals[reached[0]])
+        if reached:
+            return _highest(rules, tallies, totals, reached)
+    return _highest(rules, tallies, totals, candidates)
 
 
-def _highest(totals: Sequence[int], candidates: Sequence[int]) -> Outcome:
+def _highest(
+    rules: Rules, tallies: Sequence[Tally], totals: Sequence[int], candidates: Sequence[int]
+) -> Outcome:
+    """The candidate alone on the highest total; in Swedish Kasino equal top totals go to the
+    one of them that took more spades in the hand (§9.1); else tied."""
     top = max(totals[side] for side in candidates)
     leaders = [side for side in candidates if totals[side] == top]
     if len(leaders) == 1:
         return Outcome("highest", leaders[0], None, top)
+    if rules.variant is Variant.SWEDISH:
+        most = max(tallies[side].spades for side in leaders)
+        spades_leaders = [side for side in leaders if tallies[side].spades == most]
+        if len(spades_leaders) == 1:
+            return Outcome("highest", spades_leaders[0], "spades", top)
     return Outcome("tied", None, None, top)
 
 
@@ -363,13 +531,15 @@ def score_hand(
     before: Sequence[int],
     *,
     tied_before: bool = False,
+    pots: tuple[int, int] = NO_POTS,
 ) -> HandScore:
-    """Score one hand from the totals before it. The tallies must be valid (see `validate`).
+    """Score one hand from the totals (and Finnish pots) before it. The tallies must be valid
+    (see `validate`).
 
     `tied_before` says the previous hand ended tied: then the first hand after which one side
     alone holds the highest total decides (RULES.md §5), whatever the several-reach policy.
     """
-    breakdown = score_breakdown(rules, tallies, before)
+    breakdown, pots = score_breakdown(rules, tallies, before, pots)
     points = tuple(b.points for b in breakdown)
     if rules.scoring is Scoring.DIFFERENCE and len(points) == 2:
         margin = points[0] - points[1]
@@ -401,15 +571,15 @@ def score_hand(
             outcome = Outcome("reached", side, None, totals[side])
         elif reached:
             if tied_before or rules.several_reach is SeveralReach.HIGHEST:
-                outcome = _highest(totals, reached)
+                outcome = _highest(rules, tallies, totals, reached)
             else:
-                outcome = _count_out(tallies, breakdown, before, totals, reached, target)
+                outcome = _count_out(rules, tallies, breakdown, before, totals, reached)
 
-    if outcome is None:
-        return HandScore(breakdown, points, tuple(totals), Status.PLAYING, None, None)
-    if outcome.kind == "tied":
-        return HandScore(breakdown, points, tuple(totals), Status.TIED, None, outcome)
-    return HandScore(breakdown, points, tuple(totals), Status.WON, outcome.side, outcome)
+    status, winner = Status.PLAYING, None
+    if outcome is not None:
+        status = Status.TIED if outcome.kind == "tied" else Status.WON
+        winner = outcome.side
+    return HandScore(breakdown, points, tuple(totals), status, winner, outcome, pots)
 
 
 class MatchOverError(ValueError):
@@ -447,16 +617,18 @@ def score_match(
         # `start_leader`.)
         status, outcome = Status.TIED, Outcome("tied", None, None, max(totals))
     scored = []
+    pots = NO_POTS
     for index, tallies in enumerate(hands):
         if status is Status.WON:
             raise MatchOverError(index)
-        hand = score_hand(rules, tallies, totals, tied_before=status is Status.TIED)
+        hand = score_hand(rules, tallies, totals, tied_before=status is Status.TIED, pots=pots)
         scored.append(hand)
         totals, status, winner, outcome = hand.totals, hand.status, hand.winner, hand.outcome
+        pots = hand.pots
     conditions = None
     if status is not Status.WON:
         conditions = tuple(endgame_condition(rules, total) for total in totals)
-    return MatchScore(tuple(scored), totals, status, winner, outcome, conditions)
+    return MatchScore(tuple(scored), totals, status, winner, outcome, conditions, pots)
 
 
 def start_leader(target: int, start_totals: Sequence[int]) -> int | None:
@@ -502,6 +674,7 @@ CARD_NAMES = {
     "AC": gettext_noop("ace of clubs"),
     "AH": gettext_noop("ace of hearts"),
     "AD": gettext_noop("ace of diamonds"),
+    "JS": gettext_noop("jack of spades (J♠)"),
 }
 
 MESSAGES = {
@@ -525,9 +698,24 @@ MESSAGES = {
     "sweeps_total": gettext_noop("%(total)d sweeps in one hand; at most 24 are possible"),
     "tally_count": gettext_noop("%(count)d tallies for %(sides)d sides"),
     "after_win": gettext_noop("the match was already won before this hand"),
+    "last_capture_count": gettext_noop(
+        "%(count)d sides made the last capture; exactly one side makes it"
+    ),
+    "last_capture_no_cards": gettext_noop("%(side)s: made the last capture but has no cards"),
+    "field_unused": gettext_noop("%(field)s is not recorded in this game"),
 }
 
-SPECIAL_SYMBOLS = {"AS": "A♠", "2S": "2♠", "10D": "10♦", "AC": "A♣", "AH": "A♥", "AD": "A♦"}
+SPECIAL_SYMBOLS = {
+    "AS": "A♠",
+    "2S": "2♠",
+    "10D": "10♦",
+    "AC": "A♣",
+    "AH": "A♥",
+    "AD": "A♦",
+    "JS": "J♠",
+}
+# The tally fields only some variants record (RULES.md §9), and the variant that does.
+VARIANT_FIELDS = {"last_capture": Variant.SWEDISH, "jack_of_spades": Variant.SPADE}
 
 
 @dataclass(frozen=True, slots=True)
@@ -576,11 +764,15 @@ def describe_problem(
     return translate(MESSAGES[problem.code]) % params
 
 
-def validate(tallies: Sequence[Tally], sides: int | None = None) -> list[Problem]:
-    """Everything that keeps a hand from adding up against the known deck (RULES.md §7).
+def validate(
+    tallies: Sequence[Tally], sides: int | None = None, variant: Variant | str | None = None
+) -> list[Problem]:
+    """Everything that keeps a hand from adding up against the known deck (RULES.md §7, §9).
 
     An empty list means the hand is possible. With `sides`, a wrong number of tallies is a
-    problem too.
+    problem too. With `variant`, the fields only some variants record are checked: Swedish
+    Kasino's last capture (exactly one side, with cards), Spade Casino's J♠ (exactly one side),
+    and neither marked in another variant.
     """
     problems: list[Problem] = []
     if sides is not None and len(tallies) != sides:
@@ -607,6 +799,11 @@ def validate(tallies: Sequence[Tally], sides: int | None = None) -> list[Problem
     }
     for suit in ACE_SUITS:
         holders_of["A" + suit] = [side for side, t in enumerate(tallies) if suit in t.aces]
+    jack_holders = [side for side, t in enumerate(tallies) if t.jack_of_spades]
+    variant = None if variant is None else Variant(variant)
+    if variant is Variant.SPADE:
+        holders_of["JS"] = jack_holders
+    problems += _variant_fields(tallies, variant)
     for card, holders in holders_of.items():
         if not holders:
             problems.append(Problem("card_nobody", {"card": card}))
@@ -616,7 +813,7 @@ def validate(tallies: Sequence[Tally], sides: int | None = None) -> list[Problem
             problems.append(Problem("card_several", {"card": card, "holders": tuple(holders)}))
 
     for side, tally in enumerate(tallies):
-        special_spades = [card for card in ("2S", "AS") if side in holders_of[card]]
+        special_spades = [card for card in ("2S", "AS", "JS") if side in holders_of.get(card, ())]
         if tally.spades >= 0 and len(special_spades) > tally.spades:
             problems.append(
                 Problem(
@@ -662,12 +859,31 @@ def validate(tallies: Sequence[Tally], sides: int | None = None) -> list[Problem
     return problems
 
 
+def _variant_fields(tallies: Sequence[Tally], variant: Variant | None) -> list[Problem]:
+    """Problems with the fields only some variants record (nothing to check without a variant)."""
+    if variant is None:
+        return []
+    problems = []
+    for name, owner in VARIANT_FIELDS.items():
+        if variant is not owner and any(getattr(t, name) for t in tallies):
+            problems.append(Problem("field_unused", {"field": name}))
+    if variant is Variant.SWEDISH:
+        last = [side for side, t in enumerate(tallies) if t.last_capture]
+        if len(last) != 1:
+            problems.append(Problem("last_capture_count", {"count": len(last)}))
+        for side in last:
+            if tallies[side].cards <= 0:
+                problems.append(Problem("last_capture_no_cards", {}, side))
+    return problems
+
+
 def _symbols(cards: Sequence[str]) -> str:
     return ", ".join(SPECIAL_SYMBOLS[card] for card in cards)
 
 
 def hand_base_points(tallies: Sequence[Tally]) -> int:
-    """Points a hand is worth before sweeps: 11, less 3 for tied cards and 1 for tied spades."""
+    """Points a hand of Casino, Royal or Dominican Royal Casino is worth before sweeps: 11, less
+    3 for tied cards and 1 for tied spades (the other variants: RULES.md §9)."""
     base = 11
     if _most([t.cards for t in tallies]) is None:
         base -= 3

@@ -77,6 +77,16 @@ class HandRow:
     is_last: bool
 
     @property
+    def has_last_capture(self) -> bool:
+        """Swedish Kasino records who made the last capture."""
+        return any(tally.last_capture for tally in self.tallies)
+
+    @property
+    def has_jack_of_spades(self) -> bool:
+        """Spade Casino records who took the J♠."""
+        return any(tally.jack_of_spades for tally in self.tallies)
+
+    @property
     def leader(self) -> int | None:
         """The side alone highest after this hand (None when two share the top)."""
         return lone_top([tally.total_after for tally in self.tallies])
@@ -165,6 +175,13 @@ class Board:
     def earlier_hands(self) -> int:
         """Hands before the ones in `hands`."""
         return self.first_hand - 1
+
+    @cached_property
+    def pots(self) -> tuple[int, int]:
+        """Finnish Kasino: the points the next hand's most cards and most spades are worth
+        (the category's value plus its pot)."""
+        cards, spades = pots_before(self.match, self.match.hand_count + 1)
+        return cards + rules.FINNISH_CARDS, spades + rules.FINNISH_SPADES
 
     @property
     def leader(self) -> int | None:
@@ -370,6 +387,14 @@ def hand_history(match: Match, number: int) -> HandHistory:
     return HandHistory(hand.number, [current, *reversed(earlier)])
 
 
+def pots_before(match: Match, number: int) -> tuple[int, int]:
+    """Finnish Kasino's pots as the hand before `number` left them (none in other variants)."""
+    if match.variant != Match.Variant.FINNISH or number == 1:
+        return rules.NO_POTS
+    before = match.hands.filter(number=number - 1).values_list("pot_cards", "pot_spades").first()
+    return before or rules.NO_POTS
+
+
 def hand_preview(
     match: Match, tallies: Sequence[rules.Tally], number: int
 ) -> tuple[rules.HandScore | None, bool]:
@@ -381,7 +406,8 @@ def hand_preview(
     if number == match.hand_count + 1 and match.is_open:
         before = list(match.sides.order_by("position").values_list("total", flat=True))
         tied = match.status == Match.Status.TIED
-        return rules.score_hand(match.rules, tallies, before, tied_before=tied), False
+        pots = pots_before(match, number)
+        return rules.score_hand(match.rules, tallies, before, tied_before=tied, pots=pots), False
     stored = list(
         match.hands.order_by("number").prefetch_related(
             Prefetch("tallies", queryset=Tally.objects.order_by("side__position"))
@@ -620,6 +646,10 @@ class PlayerStats:
     little_casino: float | None
     aces_per_hand: float | None
     sweeps_per_hand: float | None
+    swedish_hands: int
+    last_capture: float | None  # share of Swedish Kasino hands
+    spade_hands: int
+    jack_of_spades: float | None  # share of Spade Casino hands
     longest_streak: int
     current_streak: int
     best_match: Side | None
@@ -692,6 +722,10 @@ def player_stats(player: Player) -> PlayerStats:
         little_casino=_share(summary.little_casino, count),
         aces_per_hand=summary.aces_points / count if count else None,
         sweeps_per_hand=summary.sweeps / count if count else None,
+        swedish_hands=summary.swedish_hands,
+        last_capture=_share(summary.last_capture, summary.swedish_hands),
+        spade_hands=summary.spade_hands,
+        jack_of_spades=_share(summary.jack_of_spades, summary.spade_hands),
         longest_streak=summary.longest_streak,
         current_streak=summary.current_streak,
         best_match=best.side if best is not None else None,

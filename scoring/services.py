@@ -100,6 +100,8 @@ def match_start(
     several_reach: str | None = None,
     scoring: str | None = None,
     twenty_needs: str | None = None,
+    ties: str | None = None,
+    sweep_freeze: str | None = None,
     start_totals: Sequence[int] | None = None,
     rematch_of: Match | None = None,
 ) -> Match:
@@ -112,6 +114,8 @@ def match_start(
         several_reach=several_reach or None,
         scoring=scoring or None,
         twenty_needs=twenty_needs or None,
+        ties=ties or None,
+        sweep_freeze=sweep_freeze or None,
     )
     if not 2 <= len(sides) <= 4 or len({len(players) for players in sides}) != 1:
         raise ValidationError(_("A match has 2, 3 or 4 players, or two teams of two."))
@@ -148,7 +152,7 @@ def _locked(match: Match) -> Match:
 
 
 def _check(match: Match, tallies: Sequence[rules.Tally]) -> None:
-    problems = rules.validate(tallies, match.sides.count())
+    problems = rules.validate(tallies, match.sides.count(), match.variant)
     if problems:
         names = side_names(match)
         raise HandRefused([p.describe(names, _) for p in problems])
@@ -232,14 +236,19 @@ def _hand_insert(
 
 
 def _append_scored(match: Match, hand: Hand, tallies: Sequence[rules.Tally]) -> None:
-    """Store the next hand with its points, scored from the totals and tie stored before it."""
+    """Store the next hand with its points, scored from the totals, tie and (Finnish Kasino)
+    pots stored before it."""
     sides = list(match.sides.order_by("position"))
     scored = rules.score_hand(
         match.rules,
         tallies,
         [side.total for side in sides],
         tied_before=match.status == Match.Status.TIED,
+        pots=selectors.pots_before(match, hand.number),
     )
+    if scored.pots != rules.NO_POTS:
+        hand.pot_cards, hand.pot_spades = scored.pots
+        hand.save(update_fields=["pot_cards", "pot_spades"])
     Tally.objects.bulk_create(
         bulk.tally_row(hand, side, tally, breakdown, total)
         for side, tally, breakdown, total in zip(
@@ -266,6 +275,8 @@ def _derive(row: Tally, breakdown: rules.Breakdown, total: int) -> bool:
         breakdown.little_casino,
         breakdown.aces,
         breakdown.sweeps,
+        breakdown.last_capture,
+        breakdown.jack_of_spades,
         breakdown.points,
         total,
     )
@@ -307,15 +318,9 @@ def hand_edit(
         replaced_by=by,
     )
     for row, tally in zip(stored, tallies, strict=True):
-        row.cards, row.spades, row.sweeps = tally.cards, tally.spades, tally.sweeps
-        row.big_casino, row.little_casino, row.aces = (
-            tally.big_casino,
-            tally.little_casino,
-            tally.aces,
-        )
-    Tally.objects.bulk_update(
-        stored, ["cards", "spades", "big_casino", "little_casino", "aces", "sweeps"]
-    )
+        for name in TALLY_FIELDS:
+            setattr(row, name, getattr(tally, name))
+    Tally.objects.bulk_update(stored, [*TALLY_FIELDS])
     hand.changed_by, hand.changed_at = by, now
     hand.save(update_fields=["updated_at", "changed_by", "changed_at"])
     rescore(match)
@@ -452,6 +457,15 @@ def rescore(match: Match) -> rules.MatchScore:
     ]
     if changed:
         Tally.objects.bulk_update(changed, [*DERIVED_TALLY_FIELDS])
+    moved_pots = [
+        hand
+        for hand, hand_score in zip(hands, score.hands, strict=True)
+        if (hand.pot_cards, hand.pot_spades) != hand_score.pots
+    ]
+    for hand, hand_score in zip(hands, score.hands, strict=True):
+        hand.pot_cards, hand.pot_spades = hand_score.pots
+    if moved_pots:
+        Hand.objects.bulk_update(moved_pots, ["pot_cards", "pot_spades"])
     _result_save(
         match,
         sides,
@@ -710,6 +724,8 @@ def player_merge(*, source: Player, target: Player) -> Player:
     return target
 
 
+# A tally's fields as entered (rules.Tally's), and those derived from them.
+TALLY_FIELDS = rules.Tally._fields
 DERIVED_TALLY_FIELDS = (
     "cards_points",
     "spades_points",
@@ -717,6 +733,8 @@ DERIVED_TALLY_FIELDS = (
     "little_casino_points",
     "aces_points",
     "sweeps_points",
+    "last_capture_points",
+    "jack_of_spades_points",
     "points",
     "total_after",
 )

@@ -47,6 +47,11 @@ COUNTERS = (
     "little_casino",
     "aces_points",
     "sweeps",
+    # Swedish Kasino's last capture and Spade Casino's J♠, each over its variant's hands:
+    "swedish_hands",
+    "last_capture",
+    "spade_hands",
+    "jack_of_spades",
 )
 # What a PlayerMatchStat row holds besides its player and match.
 LINE_FIELDS = (
@@ -120,15 +125,22 @@ def _lines(pks: Sequence[int]) -> dict[Key, PlayerMatchStat]:
         "little_casino",
         "aces_points",
         "sweeps",
+        "last_capture",
+        "jack_of_spades",
+        "side__match__variant",
     )
-    for side_id, points, cards, spades, big, little, aces, sweeps in tallies.iterator(
-        chunk_size=5000
-    ):
+    for row in tallies.iterator(chunk_size=5000):
+        side_id, points, cards, spades, big, little, aces, sweeps, last, jack, variant = row
         sums = by_side[side_id]
         sums["hands"] += 1
         sums["points"] += points
         sums["most_cards"] += cards > 0
-        sums["most_spades"] += spades > 0
+        # Spade Casino scores every spade, not most spades.
+        sums["most_spades"] += spades > 0 and variant != Match.Variant.SPADE
+        sums["swedish_hands"] += variant == Match.Variant.SWEDISH
+        sums["last_capture"] += last
+        sums["spade_hands"] += variant == Match.Variant.SPADE
+        sums["jack_of_spades"] += jack
         sums["big_casino"] += big
         sums["little_casino"] += little
         sums["aces_points"] += aces

@@ -154,6 +154,23 @@ def batched_text(chunks: Iterable[str], size: int = 64 * 1024) -> Iterator[str]:
         yield "".join(pending)
 
 
+# The points derived from the raw counts, in the columns' order since the CSV export began.
+_CSV_POINTS = (
+    "cards_points",
+    "spades_points",
+    "big_casino_points",
+    "little_casino_points",
+    "aces_points",
+    "sweeps_points",
+    "points",
+    "total_after",
+)
+# Added at the end, so older spreadsheets keep their columns: Swedish Kasino's last capture and
+# Spade Casino's J♠ (false and 0 in the other variants).
+_CSV_VARIANT_COLUMNS = (
+    *matchdoc.VARIANT_TALLY_KEYS,
+    *(f"{name}_points" for name in matchdoc.VARIANT_TALLY_KEYS),
+)
 HAND_CSV_COLUMNS = (
     "match",
     "variant",
@@ -161,7 +178,8 @@ HAND_CSV_COLUMNS = (
     "side",
     "players",
     *matchdoc.TALLY_KEYS,  # the raw counts, as in the JSON format
-    *services.DERIVED_TALLY_FIELDS,  # the points derived from them
+    *_CSV_POINTS,  # the points derived from them
+    *_CSV_VARIANT_COLUMNS,
 )
 # A cell starting with one of these is run as a formula by spreadsheet programs.
 _FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
@@ -209,11 +227,13 @@ def iter_hands_csv(circle: Circle, *, pk: int | None = None) -> Iterator[str]:
                 "hand__number",
                 "side__position",
                 *matchdoc.TALLY_KEYS,
-                *services.DERIVED_TALLY_FIELDS,
+                *_CSV_POINTS,
+                *_CSV_VARIANT_COLUMNS,
             )
         )
         for match_id, variant, number, position, *counts in rows:
             cards, spades, big_casino, little_casino, aces, sweeps, *derived = counts
+            last_capture, jack_of_spades, *variant_points = derived[len(_CSV_POINTS) :]
             yield writer.writerow(
                 [
                     match_id,
@@ -227,7 +247,10 @@ def iter_hands_csv(circle: Circle, *, pk: int | None = None) -> Iterator[str]:
                     int(little_casino),
                     aces,
                     sweeps,
-                    *derived,
+                    *derived[: len(_CSV_POINTS)],
+                    int(last_capture),
+                    int(jack_of_spades),
+                    *variant_points,
                 ]
             )
 

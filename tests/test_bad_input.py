@@ -241,7 +241,7 @@ class HandEntryBadInput(TestCase):
 # --- match setup ---------------------------------------------------------------------------------
 
 LAYOUTS = {"2": (2, 1), "3": (3, 1), "4": (4, 1), "teams": (2, 2)}
-TARGETS = ["21", "11", "22", "other"]
+TARGETS = ["usual", "21", "11", "16", "other"]
 
 
 def expected_match(data: dict[str, str]) -> dict[str, Any] | None:
@@ -278,8 +278,12 @@ def expected_match(data: dict[str, str]) -> dict[str, Any] | None:
         if fields["target_other"] is None:
             return None
         target = fields["target_other"]
+    elif fields["target"] == "usual":
+        target = rules.variant_defaults(fields["variant"]).target
     else:
         target = int(fields["target"])
+    if fields["variant"] == Match.Variant.FINNISH and fields["sweeps"] not in ("", "cancel"):
+        return None
     if fields["variant"] == Match.Variant.DOMINICAN and target < 4:
         return None
     if fields["scoring"] == Match.Scoring.DIFFERENCE and side_count != 2:

@@ -262,10 +262,29 @@ def test_result_shape_follows_the_format() -> None:
     result = output["result"]
     assert set(result) == {"hands", "totals", "status", "winner"}
     assert [h["totals"] for h in result["hands"]] == [[10, 4], [18, 7]]
+    # Every variant's breakdown has the keys of RULES.md §9 too, 0 where they do not apply.
+    zero = {"last_capture": 0, "jack_of_spades": 0}
     assert result["hands"][0]["breakdown"] == [
-        {"cards": 3, "spades": 1, "big_casino": 2, "little_casino": 0, "aces": 2, "sweeps": 0},
-        {"cards": 0, "spades": 0, "big_casino": 0, "little_casino": 1, "aces": 2, "sweeps": 0},
+        {
+            "cards": 3,
+            "spades": 1,
+            "big_casino": 2,
+            "little_casino": 0,
+            "aces": 2,
+            "sweeps": 0,
+            **zero,
+        },
+        {
+            "cards": 0,
+            "spades": 0,
+            "big_casino": 0,
+            "little_casino": 1,
+            "aces": 2,
+            "sweeps": 0,
+            **zero,
+        },
     ]
+    assert "pots" not in result["hands"][0]
 
 
 def test_match_with_no_hands_reports_start_totals() -> None:
@@ -376,7 +395,7 @@ REFUSALS: list[tuple[str, object, list[str]]] = [
     (
         "unknown_variant",
         with_rules(variant="poker"),
-        ['rules.variant: "poker" is not one of casino, royal, dominican'],
+        ['rules.variant: "poker" is not one of casino, royal, dominican, swedish, finnish, spade'],
     ),
     (
         "unknown_sweeps",
@@ -537,7 +556,7 @@ REFUSALS: list[tuple[str, object, list[str]]] = [
         {**with_rules(variant="poker", target=-3), "colour": 1},
         [
             "unknown key colour",
-            'rules.variant: "poker" is not one of casino, royal, dominican',
+            'rules.variant: "poker" is not one of casino, royal, dominican, swedish, finnish, spade',
             "rules.target must be a whole number from 1 to 999, not -3",
         ],
     ),
@@ -788,7 +807,9 @@ CRASHES: list[tuple[str, str, list[str]]] = [
     (
         "lone_surrogate_in_variant",
         _text_with('"variant": "casino"', '"variant": "\\ud83d"'),
-        ['rules.variant: "\\ud83d" is not one of casino, royal, dominican'],
+        [
+            'rules.variant: "\\ud83d" is not one of casino, royal, dominican, swedish, finnish, spade'
+        ],
     ),
 ]
 

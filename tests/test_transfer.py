@@ -371,7 +371,7 @@ BAD_FILES = {
     ),
     "unknown variant": (
         json.dumps(document(variant="poker")),
-        'rules.variant: "poker" is not one of casino, royal, dominican',
+        'rules.variant: "poker" is not one of casino, royal, dominican, swedish, finnish, spade',
     ),
     "empty list": ("[]", "the list holds no match"),
 }

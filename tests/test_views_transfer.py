@@ -211,7 +211,7 @@ BAD_UPLOADS = {
     ),
     "unknown variant": (
         document(variant="gin"),
-        "rules.variant: &quot;gin&quot; is not one of casino, royal, dominican",
+        "rules.variant: &quot;gin&quot; is not one of casino, royal, dominican, swedish, finnish, spade",
     ),
     "not text": (b"\xff\xfe\x00\x01binary", "This file is not text (UTF-8)"),
 }

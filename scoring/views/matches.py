@@ -98,6 +98,8 @@ def _start_match(request: HtmxHttpRequest, data: dict[str, Any]) -> Match:
         several_reach=data["several_reach"],
         scoring=data["scoring"],
         twenty_needs=data["twenty_needs"],
+        ties=data["ties"],
+        sweep_freeze=data["sweep_freeze"],
         start_totals=data["start_totals"],
     )
 
@@ -113,7 +115,11 @@ def _board_context(match: Match, form: HandForm | None = None, **extra: Any) -> 
     elif form is None and match.is_open:
         fresh_entry = True
         form = functools.cache(
-            lambda: HandForm(side_names=board.side_names, initial={"number": match.hand_count + 1})
+            lambda: HandForm(
+                side_names=board.side_names,
+                variant=match.variant,
+                initial={"number": match.hand_count + 1},
+            )
         )
     return {"board": board, "match": match, "form": form, "fresh_entry": fresh_entry, **extra}
 
@@ -159,7 +165,9 @@ def _after_post(request: HtmxHttpRequest, match: Match) -> dict[str, Any]:
     undone = request.session.pop(UNDONE_KEY, None)
     if undone and undone.get("match") == match.pk and match.is_open:
         initial = {**undone["initial"], "number": match.hand_count + 1}
-        extra["form"] = HandForm(side_names=services.side_names(match), initial=initial)
+        extra["form"] = HandForm(
+            side_names=services.side_names(match), variant=match.variant, initial=initial
+        )
     return extra
 
 
@@ -175,9 +183,9 @@ def hand_create(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     names = services.side_names(match)
     step = HandForm.parse_step(request.POST.get("step", ""), len(names))
     if step is not None:  # a sweep stepper without JavaScript: count it, save nothing
-        form = HandForm.redrawn(request.POST, side_names=names, step=step)
+        form = HandForm.redrawn(request.POST, side_names=names, variant=match.variant, step=step)
         return _hand_answer(request, match, form)
-    form = HandForm(request.POST, side_names=names)
+    form = HandForm(request.POST, side_names=names, variant=match.variant)
     if request.POST.get("preview"):  # "Check points" without JavaScript
         return _hand_answer(request, match, form, **_preview(match, form))
     status = 400  # the form says what is wrong
@@ -242,7 +250,10 @@ def _hand_moved(
     form = None
     if taken.next_number is not None:
         form = HandForm.redrawn(
-            request.POST, side_names=services.side_names(match), number=taken.next_number
+            request.POST,
+            side_names=services.side_names(match),
+            variant=match.variant,
+            number=taken.next_number,
         )
         note = _(
             "Hand %(number)d was saved from another screen; your counts are now hand %(next)d."
@@ -258,7 +269,7 @@ def _hand_moved(
 @require_POST
 def hand_preview(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     match = request.scope.match(pk)
-    form = HandForm(request.POST, side_names=services.side_names(match))
+    form = HandForm(request.POST, side_names=services.side_names(match), variant=match.variant)
     return render(request, "scoring/_hand_preview.html", _preview(match, form))
 
 
@@ -303,7 +314,7 @@ def hand_edit(request: HtmxHttpRequest, pk: int, number: int) -> HttpResponse:
     hand = selectors.hand_for_match(match, number)
     names = services.side_names(match)
     if request.method == "POST":
-        form = HandForm(request.POST, side_names=names)
+        form = HandForm(request.POST, side_names=names, variant=match.variant)
         if form.is_valid():
             try:
                 saved = services.hand_edit(
@@ -320,7 +331,7 @@ def hand_edit(request: HtmxHttpRequest, pk: int, number: int) -> HttpResponse:
                 return redirect(match)
     else:
         initial = HandForm.initial_for(number, selectors.hand_tallies(hand))
-        form = HandForm(side_names=names, initial=initial)
+        form = HandForm(side_names=names, variant=match.variant, initial=initial)
     context = {"match": match, "hand": hand, "form": form, "entry": selectors.hand_entry(hand)}
     return render(request, "scoring/hand_edit.html", context)
 
@@ -363,7 +374,8 @@ def hand_delete(request: HtmxHttpRequest, pk: int) -> HttpResponse:
         match.refresh_from_db()
         if undone is not None and match.is_open and match.hand_count == number - 1:
             names = services.side_names(match)
-            form = HandForm(side_names=names, initial=HandForm.initial_for(number, undone))
+            initial = HandForm.initial_for(number, undone)
+            form = HandForm(side_names=names, variant=match.variant, initial=initial)
     if not request.htmx:
         if form is not None:
             request.session[UNDONE_KEY] = {"match": match.pk, "initial": form.initial}

@@ -21,7 +21,11 @@ ONE_YEAR = 365 * 24 * 60 * 60
 def rules_page(request: HtmxHttpRequest, variant: str = "casino") -> HttpResponse:
     if variant not in Match.Variant.values:
         raise Http404
-    context = {"variant": variant, "variants": Match.Variant.choices}
+    context = {
+        "variant": variant,
+        "variants": Match.Variant.choices,
+        "classic": variant in (Match.Variant.CASINO, Match.Variant.ROYAL, Match.Variant.DOMINICAN),
+    }
     return render(request, "scoring/rules.html", context)
 
 

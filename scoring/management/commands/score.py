@@ -61,5 +61,7 @@ def _with_results(originals: list[Any], scores: list[rules.MatchScore]) -> Itera
     scores.reverse()
     while originals:
         original = originals.pop()
-        original["result"] = matchdoc.result_json(scores.pop())
+        # The document was checked: its rules.variant is one of the format's.
+        variant = original["rules"]["variant"]
+        original["result"] = matchdoc.result_json(scores.pop(), variant)
         yield original
