@@ -21,8 +21,11 @@ VARIANTS = ["casino"] * 5 + ["royal"] * 3 + ["dominican"] * 2
 FINISHED_AFTER = timedelta(minutes=30)  # a won or abandoned match ends this long after it began
 
 
-def random_hand(rng: random.Random, sides: int) -> list[rules.Tally]:
-    """Deal a shuffled pack among the sides, as captures end up, plus a few sweeps."""
+def random_hand(
+    rng: random.Random, sides: int, variant: str = rules.Variant.CASINO
+) -> list[rules.Tally]:
+    """Deal a shuffled pack among the sides, as captures end up, plus a few sweeps; in Swedish
+    Kasino one side with cards made the last capture, in Spade Casino the J♠ is dealt too."""
     deck = DECK[:]
     rng.shuffle(deck)
     cuts = (
@@ -42,8 +45,12 @@ def random_hand(rng: random.Random, sides: int) -> list[rules.Tally]:
                 little_casino=(2, "S") in pile,
                 aces=[suit for rank, suit in pile if rank == 1],
                 sweeps=sweeps,
+                jack_of_spades=variant == rules.Variant.SPADE and (11, "S") in pile,
             )
         )
+    if variant == rules.Variant.SWEDISH:
+        last = rng.choice([side for side, tally in enumerate(tallies) if tally.cards])
+        tallies[last] = tallies[last]._replace(last_capture=True)
     # The pack has 48 plays at most and a sweep never follows a sweep.
     while sum(t.sweeps for t in tallies) > rules.MAX_SWEEPS:  # pragma: no cover - rare
         tallies = [t._replace(sweeps=max(t.sweeps - 1, 0)) for t in tallies]

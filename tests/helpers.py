@@ -18,9 +18,21 @@ def tally(
     little: bool = False,
     aces: str = "",
     sweeps: int = 0,
+    *,
+    last: bool = False,
+    jack: bool = False,
 ) -> Tally:
+    """A side's tally in a few words; `last` (Swedish Kasino's last capture) and `jack` (Spade
+    Casino's J♠) only where the variant records them."""
     return Tally.make(
-        cards=cards, spades=spades, big_casino=big, little_casino=little, aces=aces, sweeps=sweeps
+        cards=cards,
+        spades=spades,
+        big_casino=big,
+        little_casino=little,
+        aces=aces,
+        sweeps=sweeps,
+        last_capture=last,
+        jack_of_spades=jack,
     )
 
 
@@ -62,3 +74,25 @@ def main_menu(page: Any) -> Any:
     if menu.get_attribute("open") is None:
         menu.locator("summary").click()
     return page.get_by_role("navigation", name="Main")
+
+
+def tally_doc(
+    cards: int,
+    spades: int,
+    *,
+    big: bool = False,
+    little: bool = False,
+    aces: str = "",
+    sweeps: int = 0,
+    **variant_fields: bool,
+) -> dict[str, Any]:
+    """A side's tally as a match file writes it (`last_capture`, `jack_of_spades` if given)."""
+    return {
+        "cards": cards,
+        "spades": spades,
+        "big_casino": big,
+        "little_casino": little,
+        "aces": aces,
+        "sweeps": sweeps,
+        **variant_fields,
+    }

@@ -39,6 +39,11 @@ SETUPS = st.sampled_from(
         ("casino", 11, [11, 11], 2, "count-out"),  # starts tied
         ("royal", 11, [12, 12, 12], 3, "count-out"),  # starts tied
         ("royal", 11, None, 4, "count-out"),
+        ("swedish", 11, None, 3, None),
+        ("finnish", 11, None, 3, None),  # pots carried from hand to hand, sweeps frozen at 10
+        ("finnish", 16, [8, 8], 2, "highest"),
+        ("spade", 40, None, 2, None),
+        ("spade", 61, [50, 50, 50, 50], 4, None),
     ]
 )
 
@@ -50,10 +55,11 @@ def _derived_state(match: Match) -> dict:
         .values_list("hand__number", "side__position", *services.DERIVED_TALLY_FIELDS)
     )
     sides = list(Side.objects.filter(match=match).order_by("position").values_list("total"))
+    pots = list(match.hands.order_by("number").values_list("number", "pot_cards", "pot_spades"))
     stored = Match.objects.filter(pk=match.pk).values(
         "status", "winner_position", "outcome_kind", "outcome_category", "hand_count"
     )
-    return {"tallies": tallies, "sides": sides, "match": stored.get()}
+    return {"tallies": tallies, "sides": sides, "pots": pots, "match": stored.get()}
 
 
 def _ratings(owner) -> dict:
@@ -119,13 +125,13 @@ class IncrementalIsAFullRescore(TestCase):
                     services.hand_record(
                         match=match,
                         number=match.hand_count + 1,
-                        tallies=demo.random_hand(rng, side_count),
+                        tallies=demo.random_hand(rng, side_count, match.variant),
                     )
                 elif operation == "edit" and match.hand_count:
                     services.hand_edit(
                         match=match,
                         number=rng.randint(1, match.hand_count),
-                        tallies=demo.random_hand(rng, side_count),
+                        tallies=demo.random_hand(rng, side_count, match.variant),
                     )
                 elif operation == "delete" and match.hand_count:
                     services.hand_delete_last(match=match, number=match.hand_count)

@@ -14,6 +14,7 @@ from unittest import mock
 
 import pytest
 from django.core.management import call_command
+from helpers import tally_doc as tally
 
 from scoring import matchdoc, rules
 from scoring.rules import Rules, Tally
@@ -65,25 +66,6 @@ def refused(document: object) -> list[str]:
     assert lines and all(line.strip() for line in lines)
     assert "Traceback" not in err
     return lines
-
-
-def tally(
-    cards: int,
-    spades: int,
-    *,
-    big: bool = False,
-    little: bool = False,
-    aces: str = "",
-    sweeps: int = 0,
-) -> dict[str, Any]:
-    return {
-        "cards": cards,
-        "spades": spades,
-        "big_casino": big,
-        "little_casino": little,
-        "aces": aces,
-        "sweeps": sweeps,
-    }
 
 
 # A 8 (cards, spades, big casino, A♠ A♥), B 3 (little casino, A♣ A♦).

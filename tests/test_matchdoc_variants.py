@@ -14,32 +14,12 @@ from typing import Any
 
 import pytest
 from django.urls import reverse
+from helpers import tally_doc as tally
 from test_commands_transfer import run
 from test_matchdoc import refused, scored
 
 from scoring import matchdoc, rules, transfer
 from scoring.models import Match
-
-
-def tally(
-    cards: int,
-    spades: int,
-    *,
-    big: bool = False,
-    little: bool = False,
-    aces: str = "",
-    sweeps: int = 0,
-    **variant_fields: bool,
-) -> dict[str, Any]:
-    return {
-        "cards": cards,
-        "spades": spades,
-        "big_casino": big,
-        "little_casino": little,
-        "aces": aces,
-        "sweeps": sweeps,
-        **variant_fields,
-    }
 
 
 def document(variant: str, hands, *, start_totals=(0, 0), **options: Any) -> dict[str, Any]:

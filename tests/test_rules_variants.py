@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 import pytest
+from helpers import tally
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
@@ -26,29 +27,6 @@ SPECIAL_CARDS = ("10D", "2S", "AS", "AC", "AH", "AD", "JS")
 SWEDISH = Rules.make("swedish")
 FINNISH = Rules.make("finnish")
 SPADE = Rules.make("spade")
-
-
-def side(
-    cards: int,
-    spades: int,
-    *,
-    big: bool = False,
-    little: bool = False,
-    aces: str = "",
-    sweeps: int = 0,
-    last: bool = False,
-    jack: bool = False,
-) -> Tally:
-    return Tally.make(
-        cards=cards,
-        spades=spades,
-        big_casino=big,
-        little_casino=little,
-        aces=aces,
-        sweeps=sweeps,
-        last_capture=last,
-        jack_of_spades=jack,
-    )
 
 
 # --- an independent oracle: hand out the real cards ---------------------------------------------
@@ -117,8 +95,8 @@ def codes(tallies: Sequence[Tally], variant: str) -> list[tuple[str, int | None]
 # A: most cards 1, most spades (8) 2, 10♦ 2, 2♠ 1, A♠ A♥ 2, last capture 1, 2 sweeps = 11.
 # B: A♣ A♦ 2, 1 sweep = 3. The hand: 11 + 3 sweeps = 14.
 SWEDISH_PLAIN = hand(
-    side(30, 8, big=True, little=True, aces="SH", sweeps=2, last=True),
-    side(22, 5, aces="CD", sweeps=1),
+    tally(30, 8, big=True, little=True, aces="SH", sweeps=2, last=True),
+    tally(22, 5, aces="CD", sweeps=1),
 )
 
 
@@ -144,15 +122,15 @@ def test_swedish_points_per_category() -> None:
 
 def test_swedish_one_side_takes_all_11() -> None:
     # 1 + 2 + 2 + 1 + 4 aces + last 1 = 11; B nothing.
-    tallies = hand(side(30, 9, big=True, little=True, aces="SCHD", last=True), side(22, 4))
+    tallies = hand(tally(30, 9, big=True, little=True, aces="SCHD", last=True), tally(22, 4))
     assert score(SWEDISH, tallies).points == (11, 0)
 
 
 def test_swedish_last_capture_scores_1_for_whoever_made_it() -> None:
     # Same as SWEDISH_PLAIN but B took the last cards: A 11 - 1 = 10, B 3 + 1 = 4.
     tallies = hand(
-        side(30, 8, big=True, little=True, aces="SH", sweeps=2),
-        side(22, 5, aces="CD", sweeps=1, last=True),
+        tally(30, 8, big=True, little=True, aces="SH", sweeps=2),
+        tally(22, 5, aces="CD", sweeps=1, last=True),
     )
     result = score(SWEDISH, tallies)
     assert [b.last_capture for b in result.breakdown] == [0, 1]
@@ -161,11 +139,11 @@ def test_swedish_last_capture_scores_1_for_whoever_made_it() -> None:
 
 def test_swedish_cards_tie_scores_nobody_and_nothing_carries() -> None:
     # 26-26. A: spades 2 + 10♦ 2 + A♠ 1 + last 1 = 6; B: 2♠ 1 + A♣ A♥ A♦ 3 = 4. Worth 10.
-    tied = hand(side(26, 7, big=True, aces="S", last=True), side(26, 6, little=True, aces="CHD"))
+    tied = hand(tally(26, 7, big=True, aces="S", last=True), tally(26, 6, little=True, aces="CHD"))
     # Next hand A takes 27 cards: 1 point for cards, not 2. A: 1 + 2 + 2 + 1 = 6 -> 12;
     # B: 2♠ 1 + 3 aces + last 1 = 5 -> 9.
     outright = hand(
-        side(27, 7, big=True, aces="S"), side(25, 6, little=True, aces="CHD", last=True)
+        tally(27, 7, big=True, aces="S"), tally(25, 6, little=True, aces="CHD", last=True)
     )
     result = score(SWEDISH, tied)
     assert [b.cards for b in result.breakdown] == [0, 0]
@@ -182,9 +160,9 @@ def test_swedish_spades_tie_with_three_sides_scores_nobody_worth_9() -> None:
     # Cards 20-18-14: A 1. Spades 5-5-3 tie: nobody. A: 1 + 10♦ 2 + A♠ 1 = 4;
     # B: 2♠ 1 + A♥ A♦ 2 + last 1 = 4; C: A♣ 1. 11 - 2 = 9.
     tallies = hand(
-        side(20, 5, big=True, aces="S"),
-        side(18, 5, little=True, aces="HD", last=True),
-        side(14, 3, aces="C"),
+        tally(20, 5, big=True, aces="S"),
+        tally(18, 5, little=True, aces="HD", last=True),
+        tally(14, 3, aces="C"),
     )
     result = score(SWEDISH, tallies)
     assert [b.spades for b in result.breakdown] == [0, 0, 0]
@@ -199,9 +177,9 @@ def test_swedish_sweeps_cancel_option() -> None:
     assert result.points == (10, 2)
     # Three sides 3, 1, 2 -> 2, 0, 1.
     tallies = hand(
-        side(20, 5, big=True, aces="S", sweeps=3),
-        side(18, 5, little=True, aces="HD", sweeps=1, last=True),
-        side(14, 3, aces="C", sweeps=2),
+        tally(20, 5, big=True, aces="S", sweeps=3),
+        tally(18, 5, little=True, aces="HD", sweeps=1, last=True),
+        tally(14, 3, aces="C", sweeps=2),
     )
     assert [b.sweeps for b in score(cancel, tallies).breakdown] == [2, 0, 1]
     # Counted (the default) they do not cancel.
@@ -210,7 +188,7 @@ def test_swedish_sweeps_cancel_option() -> None:
 
 # A: cards 1 + 10♦ 2 + A♠ A♥ 2 + last 1 = 6 (5 spades); B: spades 2 + 2♠ 1 + A♣ A♦ 2 = 5 (8 spades).
 SWEDISH_SIX_FIVE = hand(
-    side(30, 5, big=True, aces="SH", last=True), side(22, 8, little=True, aces="CD")
+    tally(30, 5, big=True, aces="SH", last=True), tally(22, 8, little=True, aces="CD")
 )
 
 
@@ -241,9 +219,9 @@ def test_swedish_equal_totals_and_equal_spades_with_three_sides_is_tied() -> Non
     # Points 4, 4, 1 (see the three-side spades tie): 12 + 4 = 16, 12 + 4 = 16, 3 + 1 = 4.
     # A and B both took 5 spades: another hand.
     tallies = hand(
-        side(20, 5, big=True, aces="S"),
-        side(18, 5, little=True, aces="HD", last=True),
-        side(14, 3, aces="C"),
+        tally(20, 5, big=True, aces="S"),
+        tally(18, 5, little=True, aces="HD", last=True),
+        tally(14, 3, aces="C"),
     )
     result = score(SWEDISH, tallies, (12, 12, 3))
     assert result.totals == (16, 16, 4)
@@ -257,9 +235,9 @@ def test_swedish_spades_decide_only_among_the_sides_on_the_top_total() -> None:
     # A: 1 + 10♦ 2 + A♠ 1 = 4 -> 12 + 4 = 16; B: 2 + 2♠ 1 + A♥ 1 + last 1 = 5 -> 11 + 5 = 16;
     # C: A♣ A♦ 2 -> 14 + 2 = 16. All equal; spades 4, 5, 4 -> B.
     tallies = hand(
-        side(20, 4, big=True, aces="S"),
-        side(18, 5, little=True, aces="H", last=True),
-        side(14, 4, aces="CD"),
+        tally(20, 4, big=True, aces="S"),
+        tally(18, 5, little=True, aces="H", last=True),
+        tally(14, 4, aces="CD"),
     )
     result = score(SWEDISH, tallies, (12, 11, 14))
     assert result.totals == (16, 16, 16)
@@ -271,7 +249,7 @@ def test_swedish_validate_accepts_one_last_capturer() -> None:
 
 
 def test_swedish_validate_refuses_no_last_capturer() -> None:
-    tallies = (side(30, 8, big=True, little=True, aces="SH"), side(22, 5, aces="CD"))
+    tallies = (tally(30, 8, big=True, little=True, aces="SH"), tally(22, 5, aces="CD"))
     assert codes(tallies, "swedish") == [("last_capture_count", None)]
     (problem,) = rules.validate(tallies, 2, "swedish")
     assert problem.params == {"count": 0}
@@ -279,15 +257,15 @@ def test_swedish_validate_refuses_no_last_capturer() -> None:
 
 def test_swedish_validate_refuses_two_last_capturers() -> None:
     tallies = (
-        side(30, 8, big=True, little=True, aces="SH", last=True),
-        side(22, 5, aces="CD", last=True),
+        tally(30, 8, big=True, little=True, aces="SH", last=True),
+        tally(22, 5, aces="CD", last=True),
     )
     (problem,) = rules.validate(tallies, 2, "swedish")
     assert (problem.code, problem.params) == ("last_capture_count", {"count": 2})
 
 
 def test_swedish_validate_refuses_last_capturer_without_cards() -> None:
-    tallies = (side(52, 13, big=True, little=True, aces="SCHD"), side(0, 0, last=True))
+    tallies = (tally(52, 13, big=True, little=True, aces="SCHD"), tally(0, 0, last=True))
     assert codes(tallies, "swedish") == [("last_capture_no_cards", 1)]
 
 
@@ -311,21 +289,21 @@ def test_jack_of_spades_marked_in_swedish_is_refused() -> None:
 # ================================================================================================
 
 # A: most cards 1 + most spades 2 + 10♦ 2 + 2♠ 1 + A♠ A♥ 2 = 8; B: A♣ A♦ 2. Worth 10.
-FINNISH_PLAIN = hand(side(30, 8, big=True, little=True, aces="SH"), side(22, 5, aces="CD"))
+FINNISH_PLAIN = hand(tally(30, 8, big=True, little=True, aces="SH"), tally(22, 5, aces="CD"))
 # Cards 26-26 tie: A spades 2 + 10♦ 2 + A♠ 1 = 5; B 2♠ 1 + 3 aces = 4. Worth 9, 1 to the pot.
-FINNISH_CARDS_TIE = hand(side(26, 7, big=True, aces="S"), side(26, 6, little=True, aces="CHD"))
+FINNISH_CARDS_TIE = hand(tally(26, 7, big=True, aces="S"), tally(26, 6, little=True, aces="CHD"))
 # 4 players, cards 14-13-13-12 (A 1), spades 4-4-4-1 three-way tie (2 to the pot):
 # A 1 + 10♦ 2 + A♠ 1 = 4; B 2♠ 1 + A♣ 1 = 2; C A♥ 1; D A♦ 1. Worth 8.
 FINNISH_THREE_WAY = hand(
-    side(14, 4, big=True, aces="S"),
-    side(13, 4, little=True, aces="C"),
-    side(13, 4, aces="H"),
-    side(12, 1, aces="D"),
+    tally(14, 4, big=True, aces="S"),
+    tally(13, 4, little=True, aces="C"),
+    tally(13, 4, aces="H"),
+    tally(12, 1, aces="D"),
 )
 # 3 players, cards 20-18-14 (A 1), spades 5-5-3 two-way tie between A and B (1 each):
 # A 1 + 1 + 10♦ 2 + A♠ 1 = 5; B 1 + 2♠ 1 + A♥ A♦ 2 = 4; C A♣ 1. Worth 10.
 FINNISH_SPLIT = hand(
-    side(20, 5, big=True, aces="S"), side(18, 5, little=True, aces="HD"), side(14, 3, aces="C")
+    tally(20, 5, big=True, aces="S"), tally(18, 5, little=True, aces="HD"), tally(14, 3, aces="C")
 )
 
 
@@ -356,7 +334,7 @@ def test_finnish_last_capture_scores_nothing() -> None:
 
 def test_finnish_aces_score_1_each_so_four_aces_are_4() -> None:
     # A: cards 1 + spades 2 + 4 aces = 7; B: 10♦ 2 + 2♠ 1 = 3.
-    tallies = hand(side(30, 8, aces="SCHD"), side(22, 5, big=True, little=True))
+    tallies = hand(tally(30, 8, aces="SCHD"), tally(22, 5, big=True, little=True))
     result = score(FINNISH, tallies)
     assert [b.aces for b in result.breakdown] == [4, 0]
     assert result.points == (7, 3)
@@ -372,7 +350,7 @@ def test_finnish_cards_pot_carried_over_two_hands() -> None:
     assert match.status is Status.PLAYING
     # Hand 3: A 27 cards: cards 1 + pot 2 = 3, A♠ 1 -> 4, 10 + 4 = 14.
     # B: spades 2 + 10♦ 2 + 2♠ 1 + 3 aces = 8, 8 + 8 = 16: reaches the target.
-    outright = hand(side(27, 6, aces="S"), side(25, 7, big=True, little=True, aces="CHD"))
+    outright = hand(tally(27, 6, aces="S"), tally(25, 7, big=True, little=True, aces="CHD"))
     match = rules.score_match(FINNISH, [FINNISH_CARDS_TIE, FINNISH_CARDS_TIE, outright])
     last = match.hands[-1]
     assert last.breakdown[0].cards == 1 + 2
@@ -397,10 +375,10 @@ def test_finnish_spades_pot_2_then_4_then_winner_takes_6() -> None:
     # Hand 3 A takes 5 spades outright: cards 1 + spades 2 + pot 4 = 6 + 10♦ 2 + A♠ 1 = 10
     # -> 18 (B 2 -> 6, C 1 -> 3, D 1 -> 3); A reaches 16 alone.
     outright = hand(
-        side(14, 5, big=True, aces="S"),
-        side(13, 4, little=True, aces="C"),
-        side(13, 3, aces="H"),
-        side(12, 1, aces="D"),
+        tally(14, 5, big=True, aces="S"),
+        tally(13, 4, little=True, aces="C"),
+        tally(13, 3, aces="H"),
+        tally(12, 1, aces="D"),
     )
     match = rules.score_match(FINNISH, [FINNISH_THREE_WAY, FINNISH_THREE_WAY, outright])
     assert [h.pots for h in match.hands] == [(0, 2), (0, 4), (0, 0)]
@@ -430,10 +408,10 @@ def test_finnish_four_player_two_way_spades_tie_is_split() -> None:
     # Spades 5-5-2-1: A and B 1 each. A: cards 1 + 1 + 10♦ 2 + A♠ 1 = 5; B 1 + 2♠ 1 + A♣ 1 = 3;
     # C A♥ 1; D A♦ 1. Worth 10.
     tallies = hand(
-        side(14, 5, big=True, aces="S"),
-        side(13, 5, little=True, aces="C"),
-        side(13, 2, aces="H"),
-        side(12, 1, aces="D"),
+        tally(14, 5, big=True, aces="S"),
+        tally(13, 5, little=True, aces="C"),
+        tally(13, 2, aces="H"),
+        tally(12, 1, aces="D"),
     )
     result = score(FINNISH, tallies, pots=(0, 2))
     assert result.points == (5, 3, 1, 1)
@@ -473,7 +451,7 @@ def test_finnish_sweeps_always_cancel(sweeps: str) -> None:
 def test_finnish_sweeps_cancel() -> None:
     # 3 v 1 -> 2 v 0: A 8 + 2 = 10, B 2. Worth 10 + 2.
     tallies = hand(
-        side(30, 8, big=True, little=True, aces="SH", sweeps=3), side(22, 5, aces="CD", sweeps=1)
+        tally(30, 8, big=True, little=True, aces="SH", sweeps=3), tally(22, 5, aces="CD", sweeps=1)
     )
     result = score(FINNISH, tallies, (9, 0))
     assert [b.sweeps for b in result.breakdown] == [2, 0]
@@ -483,13 +461,13 @@ def test_finnish_sweeps_cancel() -> None:
 def test_finnish_sweeps_freeze_once_any_side_had_10() -> None:
     # B had 10 before the hand: every sweep scores 0 and cancels nothing.
     tallies = hand(
-        side(30, 8, big=True, little=True, aces="SH", sweeps=3), side(22, 5, aces="CD", sweeps=1)
+        tally(30, 8, big=True, little=True, aces="SH", sweeps=3), tally(22, 5, aces="CD", sweeps=1)
     )
     result = score(FINNISH, tallies, (0, 10))
     assert [b.sweeps for b in result.breakdown] == [0, 0]
     assert result.points == (8, 2)
     # A side without sweeps at 10 freezes the other side's sweeps too.
-    only_b = hand(side(30, 8, big=True, little=True, aces="SH"), side(22, 5, aces="CD", sweeps=2))
+    only_b = hand(tally(30, 8, big=True, little=True, aces="SH"), tally(22, 5, aces="CD", sweeps=2))
     assert [b.sweeps for b in score(FINNISH, only_b, (10, 3)).breakdown] == [0, 0]
     # At 9 they still count: 2 v 0.
     assert [b.sweeps for b in score(FINNISH, only_b, (9, 3)).breakdown] == [0, 2]
@@ -498,7 +476,7 @@ def test_finnish_sweeps_freeze_once_any_side_had_10() -> None:
 def test_finnish_sweep_freeze_off_keeps_them() -> None:
     off = Rules.make("finnish", sweep_freeze="off")
     tallies = hand(
-        side(30, 8, big=True, little=True, aces="SH", sweeps=3), side(22, 5, aces="CD", sweeps=1)
+        tally(30, 8, big=True, little=True, aces="SH", sweeps=3), tally(22, 5, aces="CD", sweeps=1)
     )
     result = score(off, tallies, (0, 12))
     assert [b.sweeps for b in result.breakdown] == [2, 0]
@@ -507,7 +485,7 @@ def test_finnish_sweep_freeze_off_keeps_them() -> None:
 
 # Count-out hand: A 30 cards, 5 spades, A♠: point cards 1, cards 1 (+ pot), spades 0.
 # B 22 cards, 8 spades, 10♦, 2♠, A♣ A♥ A♦: point cards 2 + 1 + 3 = 6, spades 2 (+ pot).
-FINNISH_COUNT_OUT = hand(side(30, 5, aces="S"), side(22, 8, big=True, little=True, aces="CHD"))
+FINNISH_COUNT_OUT = hand(tally(30, 5, aces="S"), tally(22, 8, big=True, little=True, aces="CHD"))
 
 
 def test_finnish_count_out_cards_with_its_pot_before_spades() -> None:
@@ -524,7 +502,7 @@ def test_finnish_count_out_point_cards_first() -> None:
     # Before (14, 10). A: 22 cards, 5 spades, 10♦: point cards 2 -> 16 at "point_cards".
     # B: 30 cards, 8 spades, 2♠ and four aces: point cards 5 -> 15, cards 1 -> 16,
     # spades 2 -> 18. A wins with 16 though B ends on 18.
-    tallies = hand(side(22, 5, big=True), side(30, 8, little=True, aces="SCHD"))
+    tallies = hand(tally(22, 5, big=True), tally(30, 8, little=True, aces="SCHD"))
     result = score(FINNISH, tallies, (14, 10))
     assert result.totals == (16, 18)
     assert result.outcome == Outcome("count-out", 0, "point_cards", 16)
@@ -538,9 +516,9 @@ def test_finnish_count_out_sweeps_come_last() -> None:
     # B 18 cards, 4 spades, A♣ A♥ A♦: point cards 3 -> 12, sweeps 5 -> 17.
     # C nothing. Worth 10 + 5. A reaches 16 at "spades", before B's sweeps.
     tallies = hand(
-        side(20, 6, big=True, little=True, aces="S", sweeps=1),
-        side(18, 4, aces="CHD", sweeps=6),
-        side(14, 3, sweeps=1),
+        tally(20, 6, big=True, little=True, aces="S", sweeps=1),
+        tally(18, 4, aces="CHD", sweeps=6),
+        tally(14, 3, sweeps=1),
     )
     result = score(FINNISH, tallies, (9, 9, 0))
     assert result.points == (7, 8, 0)
@@ -560,7 +538,7 @@ def test_finnish_two_sides_crossing_at_the_same_step_with_equal_totals_is_tied()
     # A 30 cards, 7 spades, 10♦ A♠: point cards 3, cards 1, spades 2 = 6.
     # B 22 cards, 6 spades, 2♠ A♣ A♥ A♦: point cards 4.
     # Before (13, 15): A 16 and B 19 after point cards; finals 19 and 19: another hand.
-    tallies = hand(side(30, 7, big=True, aces="S"), side(22, 6, little=True, aces="CHD"))
+    tallies = hand(tally(30, 7, big=True, aces="S"), tally(22, 6, little=True, aces="CHD"))
     result = score(FINNISH, tallies, (13, 15))
     assert result.totals == (19, 19)
     assert result.status is Status.TIED
@@ -585,7 +563,9 @@ def test_finnish_score_match_without_hands_has_empty_pots() -> None:
 # ================================================================================================
 
 # A: cards 3 + 9 spades + J♠ 1 + 2♠ 1 + 10♦ 2 + A♠ A♥ 2 = 18; B: 4 spades + A♣ A♦ 2 = 6. 24.
-SPADE_PLAIN = hand(side(30, 9, big=True, little=True, aces="SH", jack=True), side(22, 4, aces="CD"))
+SPADE_PLAIN = hand(
+    tally(30, 9, big=True, little=True, aces="SH", jack=True), tally(22, 4, aces="CD")
+)
 
 
 def test_spade_defaults() -> None:
@@ -608,7 +588,9 @@ def test_spade_hand_is_worth_24() -> None:
 
 def test_spade_cards_tie_leaves_21() -> None:
     # 26-26. A: 7 spades + J♠ 1 + 2♠ 1 + 10♦ 2 + A♠ 1 = 12; B: 6 spades + 3 aces = 9.
-    tallies = hand(side(26, 7, big=True, little=True, aces="S", jack=True), side(26, 6, aces="CHD"))
+    tallies = hand(
+        tally(26, 7, big=True, little=True, aces="S", jack=True), tally(26, 6, aces="CHD")
+    )
     result = score(SPADE, tallies)
     assert [b.cards for b in result.breakdown] == [0, 0]
     assert result.points == (12, 9)
@@ -617,14 +599,16 @@ def test_spade_cards_tie_leaves_21() -> None:
 def test_spade_ace_two_and_jack_of_spades_are_worth_2_each() -> None:
     # A holds just A♠, 2♠, J♠: 3 spades + A♠ 1 + 2♠ 1 + J♠ 1 = 6 = 3 x 2.
     # B: cards 3 + 10 spades + 10♦ 2 + A♣ A♥ A♦ 3 = 18.
-    tallies = hand(side(3, 3, little=True, aces="S", jack=True), side(49, 10, big=True, aces="CHD"))
+    tallies = hand(
+        tally(3, 3, little=True, aces="S", jack=True), tally(49, 10, big=True, aces="CHD")
+    )
     assert score(SPADE, tallies).points == (6, 18)
 
 
 def test_spade_no_point_for_most_spades() -> None:
     # A takes 10 spades: 10 points for them, no extra point for most spades.
     # A: cards 3 + 10 + 10♦ 2 = 15; B: 3 spades + J♠ 1 + 2♠ 1 + 4 aces = 9. 24.
-    tallies = hand(side(30, 10, big=True), side(22, 3, little=True, aces="SCHD", jack=True))
+    tallies = hand(tally(30, 10, big=True), tally(22, 3, little=True, aces="SCHD", jack=True))
     result = score(SPADE, tallies)
     assert [b.spades for b in result.breakdown] == [10, 3]
     assert result.points == (15, 9)
@@ -634,9 +618,9 @@ def test_spade_three_sides_cards_tie() -> None:
     # Cards 20-20-12 tie. A: 5 spades + 2♠ 1 + J♠ 1 + 10♦ 2 = 9; B: 5 spades + A♠ A♥ 2 = 7;
     # C: 3 spades + A♣ A♦ 2 = 5. 21.
     tallies = hand(
-        side(20, 5, big=True, little=True, jack=True),
-        side(20, 5, aces="SH"),
-        side(12, 3, aces="CD"),
+        tally(20, 5, big=True, little=True, jack=True),
+        tally(20, 5, aces="SH"),
+        tally(12, 3, aces="CD"),
     )
     assert score(SPADE, tallies).points == (9, 7, 5)
 
@@ -657,7 +641,7 @@ def test_spade_sweeps_count_off_cancel() -> None:
 # A: pegged 9 spades + J♠ 1 + 2♠ 1 + A♠ 1 = 12, no cards. B: pegged 4 spades + 10♦ 2 + A♣ A♥ A♦ 3
 # = 9, then most cards 3 = 12.
 SPADE_COUNT_OUT = hand(
-    side(22, 9, little=True, aces="S", jack=True), side(30, 4, big=True, aces="CHD")
+    tally(22, 9, little=True, aces="S", jack=True), tally(30, 4, big=True, aces="CHD")
 )
 
 
@@ -709,8 +693,8 @@ def test_spade_validate_refuses_two_jack_holders() -> None:
 def test_spade_validate_needs_a_spade_for_each_of_two_ace_and_jack() -> None:
     # 2♠, A♠ and J♠ but only 2 spades: refused, 3 needed.
     tallies = (
-        side(30, 2, little=True, aces="S", jack=True),
-        side(22, 11, big=True, aces="CHD"),
+        tally(30, 2, little=True, aces="S", jack=True),
+        tally(22, 11, big=True, aces="CHD"),
     )
     assert deal(tallies) is None
     (problem,) = rules.validate(tallies, 2, "spade")
@@ -718,7 +702,7 @@ def test_spade_validate_needs_a_spade_for_each_of_two_ace_and_jack() -> None:
     assert problem.params["needed"] == 3
     assert problem.params["spades"] == 2
     # With 3 spades it adds up.
-    ok = hand(side(30, 3, little=True, aces="S", jack=True), side(22, 10, big=True, aces="CHD"))
+    ok = hand(tally(30, 3, little=True, aces="S", jack=True), tally(22, 10, big=True, aces="CHD"))
     assert codes(ok, "spade") == []
 
 
@@ -730,14 +714,14 @@ def test_jack_of_spades_marked_in_casino_is_refused() -> None:
 
 def test_spade_jack_only_checked_when_the_variant_is_spade() -> None:
     # In other variants the J♠ is a plain spade: 2 spades with 2♠ and A♠ are enough.
-    tallies = (side(30, 2, little=True, aces="S"), side(22, 11, big=True, aces="CHD"))
+    tallies = (tally(30, 2, little=True, aces="S"), tally(22, 11, big=True, aces="CHD"))
     assert codes(tallies, "casino") == []
 
 
 @pytest.mark.parametrize("variant", ["casino", "royal", "dominican"])
 def test_old_variants_score_as_before_with_the_new_breakdown_keys_at_0(variant: str) -> None:
     # A: cards 3 + spades 1 + 10♦ 2 + A♠ A♥ 2 = 8; B: 2♠ 1 + A♣ A♦ 2 = 3. Target 21, no pots.
-    tallies = hand(side(29, 8, big=True, aces="SH"), side(23, 5, little=True, aces="CD"))
+    tallies = hand(tally(29, 8, big=True, aces="SH"), tally(23, 5, little=True, aces="CD"))
     match_rules = Rules.make(variant)
     assert match_rules.target == 21
     result = score(match_rules, tallies)

@@ -16,22 +16,12 @@ from django.db import DatabaseError, connection
 from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 from helpers import FIRST_8, FIRST_11, SECOND_8
+from helpers import tally_doc as tally
 
 from scoring import services, transfer
 from scoring.models import Hand, Match, Player, Seat, Side, Tally
 
 pytestmark = pytest.mark.django_db
-
-
-def tally(cards: int, spades: int, *, big=False, little=False, aces="", sweeps=0) -> dict[str, Any]:
-    return {
-        "cards": cards,
-        "spades": spades,
-        "big_casino": big,
-        "little_casino": little,
-        "aces": aces,
-        "sweeps": sweeps,
-    }
 
 
 PLAIN = [tally(29, 8, big=True, aces="SH"), tally(23, 5, little=True, aces="CD")]
