@@ -3,10 +3,14 @@ from django.contrib import admin
 from django.urls import include, path
 
 from scoring.views.health import healthz
+from scoring.views.offline import manifest, service_worker
 from scoring.views.signup import signup
 
 urlpatterns = [
     path("healthz", healthz, name="healthz"),
+    # At the root, so the service worker's scope is the whole site (scoring/views/offline.py).
+    path("sw.js", service_worker, name="service-worker"),
+    path("manifest.webmanifest", manifest, name="manifest"),
     path("admin/", admin.site.urls),
     # Accounts (django-allauth): sign up and log in by username or e-mail address, verify and
     # change the address, reset a forgotten password, passkeys. "login" and "logout" are the

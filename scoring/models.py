@@ -361,6 +361,9 @@ class Hand(models.Model):
     # most-spades pots after this hand (a tie puts its points there).
     pot_cards = models.PositiveSmallIntegerField(default=0)
     pot_spades = models.PositiveSmallIntegerField(default=0)
+    # The id a phone gave the hand when it was saved without signal (its outbox): a resend of it
+    # is the same hand.
+    client_id = models.CharField(max_length=64, blank=True, default="")
 
     class Meta:
         verbose_name = _("hand")
@@ -368,6 +371,11 @@ class Hand(models.Model):
         ordering = ["match", "number"]
         constraints = [
             models.UniqueConstraint(fields=["match", "number"], name="hand_number_unique"),
+            models.UniqueConstraint(
+                fields=["match", "client_id"],
+                condition=~models.Q(client_id=""),
+                name="hand_client_id_unique",
+            ),
         ]
 
     def __str__(self) -> str:

@@ -175,18 +175,29 @@ def hand_record(
     number: int,
     tallies: Sequence[rules.Tally],
     by: AbstractBaseUser | None = None,
+    client_id: str = "",
 ) -> HandRecorded:
     """Record hand `number` (the next one) and re-score the match.
 
     The same hand sent twice (double tap, two phones) is recorded once: a resend of an existing
     hand with the same counts returns it with created=False; different counts raise
-    HandNumberTaken, which names the next free number.
+    HandNumberTaken, which names the next free number. A hand saved without signal carries the
+    `client_id` its phone gave it: once recorded, under whatever number, a resend of that id is
+    the same hand.
     """
     try:
         with transaction.atomic():
-            return _hand_insert(match, number, tallies, by)
+            if client_id:
+                sent = Hand.objects.filter(match=match, client_id=client_id).first()
+                if sent is not None:
+                    return HandRecorded(sent, created=False)
+            return _hand_insert(match, number, tallies, by, client_id)
     except IntegrityError:
-        # Two requests raced for the same hand number and the other one won.
+        # Two requests raced for the same hand number (or client id) and the other one won.
+        if client_id:
+            sent = Hand.objects.filter(match=match, client_id=client_id).first()
+            if sent is not None:
+                return HandRecorded(sent, created=False)
         existing = Hand.objects.filter(match=match, number=number).first()
         if existing is not None and _same_tallies(existing, tallies):
             return HandRecorded(existing, created=False)
@@ -204,7 +215,11 @@ def _number_taken(match: Match, number: int) -> HandNumberTaken:
 
 
 def _hand_insert(
-    match: Match, number: int, tallies: Sequence[rules.Tally], by: AbstractBaseUser | None
+    match: Match,
+    number: int,
+    tallies: Sequence[rules.Tally],
+    by: AbstractBaseUser | None,
+    client_id: str = "",
 ) -> HandRecorded:
     match = _locked(match)
     existing = Hand.objects.filter(match=match, number=number).first()
@@ -229,7 +244,11 @@ def _hand_insert(
         hand_index=number - 1,
     )
     hand = Hand.objects.create(
-        match=match, number=number, dealer_seat=turn.dealer_seat, entered_by=by
+        match=match,
+        number=number,
+        dealer_seat=turn.dealer_seat,
+        entered_by=by,
+        client_id=client_id,
     )
     _append_scored(match, hand, tallies)
     return HandRecorded(hand, created=True)

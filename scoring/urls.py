@@ -25,6 +25,7 @@ urlpatterns = [
     path("matches/new/", views.match_new, name="match-new"),
     path("matches/<int:pk>/", views.match_detail, name="match"),
     path("matches/<int:pk>/hands/", views.hand_create, name="hand-create"),
+    path("matches/<int:pk>/hands/sync/", views.hand_sync, name="hand-sync"),
     path("matches/<int:pk>/hands/preview/", views.hand_preview, name="hand-preview"),
     path("matches/<int:pk>/hands/<int:number>/", views.hand_detail, name="hand"),
     path("matches/<int:pk>/hands/<int:number>/edit/", views.hand_edit, name="hand-edit"),

@@ -29,6 +29,8 @@ from scoring.models import Invite, Match, Player
 # Pages anyone may open: by URL name, plus everything under these route prefixes.
 PUBLIC_NAMES = {
     "healthz",
+    "manifest",  # the app's name and icons, for installing it
+    "service-worker",  # keeps only pages the signed-in reader was already allowed to open
     "scoring:home",
     "scoring:signup",
     "scoring:rules",

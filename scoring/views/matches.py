@@ -9,7 +9,7 @@ from typing import Any
 from django.contrib import messages
 from django.core.exceptions import ValidationError
 from django.db import DatabaseError
-from django.http import HttpResponse
+from django.http import HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
@@ -263,6 +263,37 @@ def _hand_moved(
             "number": taken.number
         }
     return _hand_answer(request, match, form, status=409, changed=True, moved_note=note)
+
+
+@scoped
+@require_POST
+def hand_sync(request: HtmxHttpRequest, pk: int) -> JsonResponse:
+    """A hand saved without signal, sent from the phone's outbox (app.js): the answer is for the
+    script. `client_id` makes a resend harmless; a number taken meanwhile by another phone is a
+    conflict the phone shows, never a silent drop."""
+    match = request.scope.match(pk)
+    client_id = request.POST.get("client_id", "").strip()
+    form = HandForm(request.POST, side_names=services.side_names(match), variant=match.variant)
+    if not client_id or len(client_id) > 64:
+        return JsonResponse({"state": "invalid", "errors": [_("This hand has no id.")]}, status=400)
+    if not form.is_valid():
+        errors = [str(error) for errors in form.errors.values() for error in errors]
+        return JsonResponse({"state": "invalid", "errors": errors}, status=400)
+    try:
+        recorded = services.hand_record(
+            match=match,
+            number=form.cleaned_data["number"],
+            tallies=form.tallies,
+            by=request.user,
+            client_id=client_id,
+        )
+    except services.HandNumberTaken as taken:
+        answer = {"state": "conflict", "number": taken.number, "next": taken.next_number}
+        return JsonResponse(answer, status=409)
+    except ValidationError as error:
+        return JsonResponse({"state": "invalid", "errors": error.messages}, status=400)
+    answer = {"state": "saved", "number": recorded.hand.number, "created": recorded.created}
+    return JsonResponse(answer, status=201 if recorded.created else 200)
 
 
 @scoped

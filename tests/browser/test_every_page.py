@@ -45,6 +45,9 @@ MAX_DESCRIPTION = 160  # what search results show, about
 # Routes that are not pages, one reason each. Everything else the resolver knows is visited.
 SKIPPED = {
     "healthz": "plain-text health check for the load balancer",
+    "manifest": "the web app manifest (JSON)",
+    "service-worker": "the service worker (JavaScript)",
+    "scoring:hand-sync": "POST-only: the offline outbox sends a hand (JSON answer)",
     "logout": "logging out is a POST from the header's menu",
     "account_logout": "the same view as `logout`",
     "scoring:signup": "the sign-up page's former address: redirects to account_signup",

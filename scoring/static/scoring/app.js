@@ -205,3 +205,259 @@
     hideToastLater();
   });
 })();
+
+// --- Without signal: the service worker, and an outbox of hands ------------------------------
+// The worker (/sw.js) keeps the app's files and the last version seen of the match list and of
+// each scoreboard, so a reload without signal shows the board. A hand saved without signal waits
+// in an outbox (IndexedDB) with an id of its own, and is sent, in order, when the network is back:
+// the server records each once (the id makes a resend harmless) and says when another phone took
+// its number meanwhile. Points are the server's to score: a waiting hand shows only the checks
+// that need no server.
+(function () {
+  "use strict";
+  if (!("indexedDB" in window)) return;
+
+  if ("serviceWorker" in navigator) {
+    navigator.serviceWorker.register("/sw.js").catch(function () { /* works without it */ });
+    navigator.serviceWorker.addEventListener("message", function (event) {
+      if (event.data && event.data.type === "send-outbox") sendOutbox();
+    });
+  }
+  // A page for no one (logged out): no account's pages stay in this phone.
+  if (document.body.hasAttribute("data-anonymous") && "caches" in window) {
+    caches.delete("casino-pages");
+  }
+
+  function database() {
+    return new Promise(function (resolve, reject) {
+      var open = indexedDB.open("casino-outbox", 1);
+      open.onupgradeneeded = function () { open.result.createObjectStore("hands", { keyPath: "id" }); };
+      open.onsuccess = function () { resolve(open.result); };
+      open.onerror = function () { reject(open.error); };
+    });
+  }
+  function store(mode, work) {
+    return database().then(function (db) {
+      return new Promise(function (resolve, reject) {
+        var transaction = db.transaction("hands", mode);
+        var result = work(transaction.objectStore("hands"));
+        transaction.oncomplete = function () { resolve(result && result.result !== undefined ? result.result : result); };
+        transaction.onerror = function () { reject(transaction.error); };
+      });
+    });
+  }
+  function waiting() {
+    return store("readonly", function (hands) { return hands.getAll(); }).then(function (all) {
+      return (all || []).sort(function (a, b) { return a.created - b.created; });
+    });
+  }
+  function keep(entry) { return store("readwrite", function (hands) { hands.put(entry); }); }
+  function forget(id) { return store("readwrite", function (hands) { hands.delete(id); }); }
+
+  function newId() {
+    if (window.crypto && crypto.randomUUID) return crypto.randomUUID();
+    return String(Date.now()) + "-" + Math.random().toString(16).slice(2);
+  }
+  function csrfToken() {
+    try { return JSON.parse(document.body.getAttribute("hx-headers"))["X-CSRFToken"]; } catch (error) { return ""; }
+  }
+  function handForm() { return document.querySelector("[data-hand-form][data-sync]"); }
+  function format(text, values) {
+    return text.replace(/%\((\w+)\)s/g, function (_, name) { return values[name] === undefined ? "" : values[name]; });
+  }
+
+  // What can be checked without the server: 52 cards and 13 spades among the sides (the last side
+  // gets what the deck leaves); the special cards are radio buttons, so each is held once.
+  function deckChecks(fields) {
+    var values = {};
+    fields.forEach(function (pair) { values[pair[0]] = pair[1]; });
+    var sides = 0;
+    while (("cards_" + sides) in values || ("spades_" + sides) in values) sides += 1;
+    function counted(kind, whole) {
+      var left = whole;
+      var fine = true;
+      for (var side = 0; side < sides; side += 1) {
+        var raw = values[kind + "_" + side];
+        if (raw === undefined || raw === "") { if (side !== sides - 1) fine = false; continue; }
+        var value = parseInt(raw, 10);
+        if (Number.isNaN(value) || value < 0) fine = false; else left -= value;
+      }
+      var last = values[kind + "_" + (sides - 1)];
+      return fine && (last === undefined || last === "" ? left >= 0 : left === 0);
+    }
+    return { cards: counted("cards", 52), spades: counted("spades", 13), special: true };
+  }
+
+  function render() {
+    var box = document.querySelector("[data-outbox]");
+    var badge = document.querySelector("[data-net-badge]");
+    return waiting().then(function (entries) {
+      if (badge) {
+        var count = entries.length;
+        var text = navigator.onLine ? "" : badge.dataset.textOffline;
+        if (count) text = (text ? text + " · " : "") + format(badge.dataset.textWaiting, { count: count });
+        badge.textContent = text;
+        badge.hidden = !text;
+        badge.classList.toggle("is-offline", !navigator.onLine);
+      }
+      var form = handForm();
+      if (!box || !form) return;
+      var mine = entries.filter(function (entry) { return entry.match === form.dataset.draft; });
+      var list = box.querySelector("[data-outbox-list]");
+      list.textContent = "";
+      mine.forEach(function (entry) { list.appendChild(row(box, entry)); });
+      box.hidden = mine.length === 0;
+      var auth = box.querySelector("[data-outbox-auth]");
+      if (auth) auth.hidden = !mine.some(function (entry) { return entry.state === "auth"; });
+      // The next hand typed here comes after the waiting ones.
+      var number = form.querySelector("[name=number]");
+      mine.forEach(function (entry) {
+        if (number && entry.state !== "conflict" && entry.number >= Number(number.value)) number.value = String(entry.number + 1);
+      });
+    });
+  }
+
+  function row(box, entry) {
+    var item = document.createElement("li");
+    item.className = "outbox-hand outbox-" + entry.state;
+    var title = document.createElement("p");
+    title.className = "outbox-title";
+    var states = { waiting: box.dataset.waiting, auth: box.dataset.waiting, conflict: box.dataset.conflict, invalid: box.dataset.invalid };
+    title.textContent = format(states[entry.state] || box.dataset.waiting, { number: entry.number, next: entry.next });
+    item.appendChild(title);
+    var checks = deckChecks(entry.fields);
+    var facts = document.createElement("p");
+    facts.className = "outbox-checks small";
+    [["cards", box.dataset.checkCards], ["spades", box.dataset.checkSpades], ["special", box.dataset.checkSpecial]].forEach(function (check) {
+      var span = document.createElement("span");
+      span.textContent = (checks[check[0]] ? "✓ " : "⚠ ") + check[1];
+      span.className = checks[check[0]] ? "check-ok" : "check-off";
+      facts.appendChild(span);
+    });
+    var pending = document.createElement("span");
+    pending.textContent = box.dataset.pending;
+    facts.appendChild(pending);
+    item.appendChild(facts);
+    if (entry.errors && entry.errors.length) {
+      var errors = document.createElement("ul");
+      errors.className = "errors";
+      entry.errors.forEach(function (text) { var li = document.createElement("li"); li.textContent = text; errors.appendChild(li); });
+      item.appendChild(errors);
+    }
+    if (entry.state === "conflict" || entry.state === "invalid") {
+      var actions = document.createElement("div");
+      actions.className = "actions";
+      if (entry.state === "conflict" && entry.next) {
+        var again = document.createElement("button");
+        again.type = "button";
+        again.textContent = format(box.dataset.keep, { next: entry.next });
+        again.addEventListener("click", function () {
+          entry.number = entry.next; entry.state = "waiting"; entry.next = null;
+          keep(entry).then(sendOutbox);
+        });
+        actions.appendChild(again);
+      }
+      var drop = document.createElement("button");
+      drop.type = "button";
+      drop.className = "danger";
+      drop.textContent = box.dataset.discard;
+      drop.addEventListener("click", function () { forget(entry.id).then(render); });
+      actions.appendChild(drop);
+      item.appendChild(actions);
+    }
+    return item;
+  }
+
+  // Save without signal: the hand goes to the outbox and the form is ready for the next one. (A
+  // save that fails while the phone believes it is online keeps the form and offers "Try again":
+  // pressed without signal, that too goes to the outbox.)
+  function queue(form) {
+    var fields = [];
+    new FormData(form).forEach(function (value, name) {
+      if (name !== "csrfmiddlewaretoken" && name !== "step" && name !== "preview") fields.push([name, String(value)]);
+    });
+    var number = Number(form.querySelector("[name=number]").value);
+    var entry = { id: newId(), match: form.dataset.draft, action: form.dataset.sync, number: number, fields: fields, created: Date.now(), state: "waiting" };
+    // The form is ready for the next hand at once, before the outbox has stored this one.
+    try { localStorage.removeItem("casino-draft:" + form.dataset.draft); } catch (error) { /* nothing kept */ }
+    form.reset();
+    form.querySelector("[name=number]").value = String(number + 1);
+    form.dispatchEvent(new Event("input", { bubbles: true }));  // placeholders back to "52 − …"
+    var offline = form.querySelector("[data-offline]");
+    if (offline) offline.hidden = true;
+    var first = form.querySelector("[autofocus]");
+    if (first) first.focus();
+    return keep(entry).then(function () {
+      if ("serviceWorker" in navigator) {
+        navigator.serviceWorker.ready.then(function (registration) {
+          if (registration.sync) registration.sync.register("outbox").catch(function () { /* sent on "online" */ });
+        });
+      }
+      return render();
+    });
+  }
+  document.body.addEventListener("htmx:beforeRequest", function (event) {
+    var form = event.detail.elt;
+    if (navigator.onLine || !form.matches || !form.matches("[data-hand-form][data-sync]")) return;
+    event.preventDefault();
+    queue(form);
+  });
+
+  var sending = false;
+  function sendOutbox() {
+    if (sending || !navigator.onLine) return Promise.resolve();
+    sending = true;
+    var sent = 0;
+    return waiting().then(function (entries) {
+      var chain = Promise.resolve(true);
+      entries.filter(function (entry) { return entry.state === "waiting" || entry.state === "auth"; }).forEach(function (entry) {
+        chain = chain.then(function (goOn) {
+          if (!goOn) return false;
+          var body = new URLSearchParams(entry.fields);
+          body.set("number", String(entry.number));
+          body.set("client_id", entry.id);
+          return fetch(entry.action, {
+            method: "POST", body: body, credentials: "same-origin", redirect: "manual",
+            headers: { "X-CSRFToken": csrfToken(), "Accept": "application/json" },
+          }).then(function (response) {
+            if (response.type === "opaqueredirect" || response.status === 403 || response.status === 401) {
+              entry.state = "auth";
+              return keep(entry).then(function () { return false; });
+            }
+            return response.json().then(function (answer) {
+              if (answer.state === "saved") { sent += 1; return forget(entry.id).then(function () { return true; }); }
+              entry.state = answer.state === "conflict" ? "conflict" : "invalid";
+              entry.next = answer.next || null;
+              entry.errors = answer.errors || [];
+              return keep(entry).then(function () { return true; });
+            });
+          }, function () { return false; });  // no signal after all: try again later
+        });
+      });
+      return chain;
+    }).then(function () {
+      sending = false;
+      if (sent) {
+        var poll = document.querySelector("[data-poll]");
+        if (poll && window.htmx) window.htmx.trigger(poll, "refresh");
+      }
+      return render();
+    }, function () { sending = false; });
+  }
+
+  window.addEventListener("online", function () { render(); sendOutbox(); });
+  window.addEventListener("offline", render);
+  document.addEventListener("DOMContentLoaded", function () { render().then(sendOutbox); });
+  document.body.addEventListener("htmx:afterSettle", function (event) {
+    var swapped = event.detail.target && event.detail.target.id;
+    if (swapped === "board" || swapped === "entry") render();
+  });
+  // Logging out: the pages kept for this account go with it.
+  document.addEventListener("submit", function (event) {
+    if (!event.target.matches || !event.target.matches("[data-logout]")) return;
+    if ("caches" in window) caches.delete("casino-pages");
+    if (navigator.serviceWorker && navigator.serviceWorker.controller) {
+      navigator.serviceWorker.controller.postMessage({ type: "forget-pages" });
+    }
+  });
+})();
