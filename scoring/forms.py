@@ -423,8 +423,7 @@ class HandForm(forms.Form):
             if name not in self.fields:
                 continue
             field = self[name]
-            chosen = field.value()
-            chosen = "" if chosen is None else str(chosen)
+            chosen = _chosen(field)
             extra.append(
                 {
                     "name": name,
@@ -485,10 +484,7 @@ class HandForm(forms.Form):
         """Per side, a row of six toggles, one per special card; a card's toggles across the
         sides are one radio group (built here, not in the template: the scoreboard renders 12 to
         24 of them each load). The last side gets the cards given to no one."""
-        chosen = {}
-        for card in SPECIAL_CARDS:
-            value = self[f"card_{card}"].value()
-            chosen[card] = "" if value is None else str(value)
+        chosen = {card: _chosen(self[f"card_{card}"]) for card in SPECIAL_CARDS}
         labels = [(card, _(rules.CARD_NAMES[card])) for card in SPECIAL_CARDS]
         last = len(self.side_names) - 1
         return [
@@ -541,6 +537,12 @@ class HandForm(forms.Form):
         for problem in rules.validate(self.tallies, count, self.variant):
             self.add_error(_problem_field(problem), problem.describe(self.side_names, _))
         return data
+
+
+def _chosen(bound: forms.BoundField) -> str:
+    """A radio field's value as its choices spell it ("" for none)."""
+    value = bound.value()
+    return "" if value is None else str(value)
 
 
 def _field_view(bound: forms.BoundField) -> dict[str, Any]:

@@ -187,21 +187,26 @@ def hand_record(
     """
     try:
         with transaction.atomic():
-            if client_id:
-                sent = Hand.objects.filter(match=match, client_id=client_id).first()
-                if sent is not None:
-                    return HandRecorded(sent, created=False)
+            sent = _sent_before(match, client_id)
+            if sent is not None:
+                return HandRecorded(sent, created=False)
             return _hand_insert(match, number, tallies, by, client_id)
     except IntegrityError:
         # Two requests raced for the same hand number (or client id) and the other one won.
-        if client_id:
-            sent = Hand.objects.filter(match=match, client_id=client_id).first()
-            if sent is not None:
-                return HandRecorded(sent, created=False)
+        sent = _sent_before(match, client_id)
+        if sent is not None:
+            return HandRecorded(sent, created=False)
         existing = Hand.objects.filter(match=match, number=number).first()
         if existing is not None and _same_tallies(existing, tallies):
             return HandRecorded(existing, created=False)
         raise _number_taken(Match.objects.get(pk=match.pk), number) from None
+
+
+def _sent_before(match: Match, client_id: str) -> Hand | None:
+    """The hand a phone's outbox already delivered under this id, if any."""
+    if not client_id:
+        return None
+    return Hand.objects.filter(match=match, client_id=client_id).first()
 
 
 def match_full_message() -> str:
@@ -360,16 +365,12 @@ def hand_delete_last(
     """
     match = _locked(match)
     last = match.hands.order_by("-number").first()
-    if hand_id is not None and (last is None or last.pk != hand_id):
-        if not Hand.objects.filter(pk=hand_id).exists():
-            return None  # already undone: the resend of a double tap
-        raise HandRefused(
-            _("Hand %(number)d is not the last hand any more: nothing was deleted.")
-            % {"number": number}
-        )
+    another = hand_id is not None and (last is None or last.pk != hand_id)
+    if another and not Hand.objects.filter(pk=hand_id).exists():
+        return None  # already undone: the resend of a double tap
     if last is None:
         raise HandRefused(_("There is no hand to delete."))
-    if last.number != number:
+    if another or last.number != number:
         raise HandRefused(
             _("Hand %(number)d is not the last hand any more: nothing was deleted.")
             % {"number": number}

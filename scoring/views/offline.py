@@ -62,26 +62,22 @@ def manifest(request: HttpRequest) -> JsonResponse:
 
 
 @cache
-def _worker_source() -> str:
-    path = finders.find("scoring/sw.js")
-    with open(path, encoding="utf-8") as file:
-        return file.read()
-
-
-def _release(files: list[str], source: str) -> str:
-    """A short name for this release of the worker and the files it keeps: a new one empties the
-    old caches."""
-    return hashlib.sha256("\n".join([source, *files]).encode()).hexdigest()[:12]
+def _worker(files: tuple[str, ...]) -> str:
+    """The worker's source after the release it belongs to (a short name for the worker and the
+    files it keeps: a new one empties the old caches) and the files to keep; made once per
+    process and list of files, not at every visit."""
+    with open(finders.find("scoring/sw.js"), encoding="utf-8") as file:
+        source = file.read()
+    release = hashlib.sha256("\n".join([source, *files]).encode()).hexdigest()[:12]
+    return f"const RELEASE = {release!r};\nconst PRECACHE = {list(files)!r};\n{source}"
 
 
 @require_safe
 def service_worker(request: HttpRequest) -> HttpResponse:
     """The service worker, with the list of files to keep and the release they belong to. Never
     cached by the browser's HTTP cache, so an update is found at the next visit."""
-    source = _worker_source()
-    files = [static(name) for name in PRECACHE]
-    header = f"const RELEASE = {_release(files, source)!r};\nconst PRECACHE = {files!r};\n"
-    response = HttpResponse(header + source, content_type="text/javascript; charset=utf-8")
+    files = tuple(static(name) for name in PRECACHE)
+    response = HttpResponse(_worker(files), content_type="text/javascript; charset=utf-8")
     response["Cache-Control"] = "no-cache"
     response["Service-Worker-Allowed"] = "/"
     return response

@@ -204,7 +204,6 @@
     }
     hideToastLater();
   });
-})();
 
 // --- Without signal: the service worker, and an outbox of hands ------------------------------
 // The worker (/sw.js) keeps the app's files and the last version seen of the match list and of
@@ -212,9 +211,7 @@
 // in an outbox (IndexedDB) with an id of its own, and is sent, in order, when the network is back:
 // the server records each once (the id makes a resend harmless) and says when another phone took
 // its number meanwhile. Points are the server's to score: a waiting hand shows only the checks
-// that need no server.
-(function () {
-  "use strict";
+// that need no server. (Last in this file: without IndexedDB there is nothing more to set up.)
   if (!("indexedDB" in window)) return;
 
   if ("serviceWorker" in navigator) {
@@ -379,7 +376,7 @@
     var number = Number(form.querySelector("[name=number]").value);
     var entry = { id: newId(), match: form.dataset.draft, action: form.dataset.sync, number: number, fields: fields, created: Date.now(), state: "waiting" };
     // The form is ready for the next hand at once, before the outbox has stored this one.
-    try { localStorage.removeItem("casino-draft:" + form.dataset.draft); } catch (error) { /* nothing kept */ }
+    draftForget(form.dataset.draft);
     form.reset();
     form.querySelector("[name=number]").value = String(number + 1);
     form.dispatchEvent(new Event("input", { bubbles: true }));  // placeholders back to "52 − …"
@@ -437,10 +434,7 @@
       return chain;
     }).then(function () {
       sending = false;
-      if (sent) {
-        var poll = document.querySelector("[data-poll]");
-        if (poll && window.htmx) window.htmx.trigger(poll, "refresh");
-      }
+      if (sent) refreshBoard();
       return render();
     }, function () { sending = false; });
   }
