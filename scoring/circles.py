@@ -22,7 +22,9 @@ from django.db.models.functions import Coalesce, Lower
 from django.utils.translation import gettext as _
 
 from scoring.access import Scope
-from scoring.models import PROVISIONAL_BELOW, Circle, Membership, Player
+from django.utils import timezone
+
+from scoring.models import PROVISIONAL_BELOW, Circle, Membership, Player, Removal
 from scoring.selectors import Record
 
 ADMIN = Membership.Role.ADMIN
@@ -128,6 +130,11 @@ def member_remove(
     if member.is_admin and not _keeps_an_admin(members, member):
         raise _last_admin()
     member.delete()
+    # Remembered, so that the invite the account joined with (or any other made before now)
+    # does not let it straight back in.
+    Removal.objects.update_or_create(
+        circle_id=circle.pk, user_id=member.user_id, defaults={"removed_at": timezone.now()}
+    )
     return member
 
 

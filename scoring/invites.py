@@ -15,7 +15,7 @@ from django.db.models import F, Q, QuerySet
 from django.http import Http404
 from django.utils import timezone
 
-from scoring.models import Circle, Invite, Membership
+from scoring.models import Circle, Invite, Membership, Removal
 
 CODE_BYTES = 32  # secrets.token_urlsafe(32): 43 characters, 256 bits
 DAYS_CHOICES = (1, 7, 30)
@@ -27,6 +27,7 @@ class State(StrEnum):
     EXPIRED = "expired"
     USED_UP = "used-up"
     REVOKED = "revoked"
+    REMOVED = "removed"  # for one account: removed from the circle after the invite was made
 
 
 class InviteGone(Exception):
@@ -103,6 +104,26 @@ def is_member(user: AbstractBaseUser, circle: Circle) -> bool:
     return user.is_authenticated and Membership.objects.filter(circle=circle, user=user).exists()
 
 
+def removed_since(invite: Invite, user: AbstractBaseUser) -> bool:
+    """Whether an admin removed `user` from the invite's circle after the invite was made: such an
+    invite no longer lets that account in (a newer one does)."""
+    return (
+        user.is_authenticated
+        and Removal.objects.filter(
+            circle_id=invite.circle_id, user_id=user.pk, removed_at__gte=invite.created_at
+        ).exists()
+    )
+
+
+def state_for(invite: Invite, user: AbstractBaseUser, now: datetime | None = None) -> State:
+    """The invite's state for this account: an active invite made before the account was removed
+    from the circle is REMOVED for it."""
+    state = invite_state(invite, now)
+    if state is State.ACTIVE and removed_since(invite, user):
+        return State.REMOVED
+    return state
+
+
 # --- services ------------------------------------------------------------------------------------
 
 
@@ -159,7 +180,7 @@ def invite_accept(*, code: str, user: AbstractBaseUser, now: datetime | None = N
     existing = membership.first()
     if existing is not None:
         return Joined(existing, new=False)
-    state = invite_state(invite, now)
+    state = state_for(invite, user, now)
     if state is not State.ACTIVE:
         raise InviteGone(invite, state)
     Invite.objects.filter(pk=invite.pk).update(uses=F("uses") + 1)

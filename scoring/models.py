@@ -104,6 +104,25 @@ class Invite(models.Model):
         return f"{self.circle} ({self.token[:6]}…)"
 
 
+class Removal(models.Model):
+    """An account an admin took out of a circle, and when: invites made before then no longer
+    let it back in (an admin who wants it back makes a new one)."""
+
+    circle = models.ForeignKey(Circle, on_delete=models.CASCADE, related_name="removals")
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    removed_at = models.DateTimeField(_("removed"))
+
+    class Meta:
+        verbose_name = _("removal")
+        verbose_name_plural = _("removals")
+        constraints = [
+            models.UniqueConstraint(fields=["circle", "user"], name="removal_once_per_circle"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.circle} / {self.user_id}"
+
+
 class Player(models.Model):
     """A person at the table (not a login), in the roster of a circle."""
 

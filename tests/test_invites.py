@@ -371,6 +371,75 @@ def test_a_member_whose_link_has_since_gone_is_still_taken_there(ben, invite):
     assert client.post(_join_url(invite)).status_code == 302
 
 
+def _remove(admin: Any, circle: Circle, member: Any) -> None:
+    membership = Membership.objects.get(circle=circle, user=member)
+    url = reverse("scoring:circle-remove", args=[circle.pk])
+    assert _client(admin).post(url, {"member": membership.pk}, headers=HX).status_code == 200
+    assert not Membership.objects.filter(circle=circle, user=member).exists()
+
+
+def test_a_removed_member_cannot_walk_back_in_through_the_link_they_joined_with(
+    user, other_user, invite
+):
+    """Circles × invites: removal ends what the many-use link gave, on the page and on POST."""
+    client = _client(other_user)
+    assert client.post(_join_url(invite)).status_code == 302
+    _remove(user, invite.circle, other_user)
+
+    page = client.get(_join_url(invite))
+    assert page.status_code == 410
+    assert "You were removed from this circle after this link was made" in page.content.decode()
+    again = client.post(_join_url(invite), {FIELD: "join-again"})
+    assert again.status_code == 410
+    assert not Membership.objects.filter(circle=invite.circle, user=other_user).exists()
+    assert Invite.objects.get(pk=invite.pk).uses == 1
+    # The link still works for everybody else.
+    newcomer = get_user_model().objects.create_user(username="cleo", password="casino-pass-4")
+    assert _client(newcomer).post(_join_url(invite)).status_code == 302
+    assert Membership.objects.filter(circle=invite.circle, user=newcomer).exists()
+
+
+def test_any_invite_made_before_the_removal_is_closed_to_that_account(
+    user, circle, ben, other_user
+):
+    older = invites.invite_create(circle=circle, by=user, max_uses=5)
+    _remove(user, circle, ben)
+    with pytest.raises(invites.InviteGone) as gone:
+        invites.invite_accept(code=older.token, user=ben)
+    assert gone.value.state is invites.State.REMOVED
+    assert invites.invite_accept(code=older.token, user=other_user).new
+
+
+def test_an_admin_invites_a_removed_member_again_with_a_new_link(user, circle, ben):
+    _remove(user, circle, ben)
+    fresh = invites.invite_create(circle=circle, by=user)
+    assert _client(ben).get(_join_url(fresh)).status_code == 200
+    assert _client(ben).post(_join_url(fresh)).status_code == 302
+    assert Membership.objects.get(circle=circle, user=ben).role == Membership.Role.MEMBER
+    # Removed a second time: the link that brought them back is closed to them too.
+    _remove(user, circle, ben)
+    assert _client(ben).post(_join_url(fresh)).status_code == 410
+
+
+def test_a_member_who_left_may_come_back_through_the_link(circle, ben, invite):
+    """Leaving is the member's own choice: only a removal by an admin closes old links."""
+    from scoring import circles
+
+    circles.member_leave(circle=circle, user=ben)
+    assert _client(ben).post(_join_url(invite)).status_code == 302
+    assert Membership.objects.filter(circle=circle, user=ben).exists()
+
+
+def test_the_circle_page_and_the_removal_note_say_old_links_are_closed(user_client, circle, ben):
+    page = user_client.get(reverse("scoring:circle", args=[circle.pk])).content.decode()
+    assert "cannot come back through any invite link made before now" in page
+    membership = Membership.objects.get(circle=circle, user=ben)
+    answer = user_client.post(
+        reverse("scoring:circle-remove", args=[circle.pk]), {"member": membership.pk}, headers=HX
+    ).content.decode()
+    assert "Invite links made before now no longer let them in" in answer
+
+
 def test_a_double_tap_on_join_counts_one_use(other_user, circle, user):
     invite = invites.invite_create(circle=circle, by=user, max_uses=1)
     client = _client(other_user)

@@ -183,7 +183,10 @@ def member_remove(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     if removed is None:
         note = _("That account is no longer a member of this circle.")
     else:
-        note = _("%(name)s was removed from the circle.") % {"name": removed.user.get_username()}
+        note = _(
+            "%(name)s was removed from the circle. Invite links made before now no longer let "
+            "them in; to have them back, make a new invite."
+        ) % {"name": removed.user.get_username()}
     return _done(request, pk, note)
 
 

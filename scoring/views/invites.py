@@ -148,7 +148,7 @@ def invite_join(request: HtmxHttpRequest, code: str) -> HttpResponse:
     if invite is None:
         return _gone(request, None)
     member = invites.is_member(request.user, invite.circle)
-    state = invites.invite_state(invite)
+    state = invites.state_for(invite, request.user)
     if not member and state is not invites.State.ACTIVE:
         return _gone(request, state)
     context = {"invite": invite, "circle": invite.circle, "member": member}
