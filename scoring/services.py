@@ -104,19 +104,22 @@ def match_start(
     sweep_freeze: str | None = None,
     start_totals: Sequence[int] | None = None,
     rematch_of: Match | None = None,
+    match_rules: rules.Rules | None = None,
 ) -> Match:
     """Create a match. `sides` lists each side's players; options left None take the variant's
-    defaults. Seats alternate sides, so with two sides of two the partners sit opposite."""
-    match_rules = rules.Rules.make(
-        variant,
-        target=target,
-        sweeps=sweeps or None,
-        several_reach=several_reach or None,
-        scoring=scoring or None,
-        twenty_needs=twenty_needs or None,
-        ties=ties or None,
-        sweep_freeze=sweep_freeze or None,
-    )
+    defaults, and `match_rules`, when given, is the whole set (a rematch's: no option can be
+    left behind). Seats alternate sides, so with two sides of two the partners sit opposite."""
+    if match_rules is None:
+        match_rules = rules.Rules.make(
+            variant,
+            target=target,
+            sweeps=sweeps or None,
+            several_reach=several_reach or None,
+            scoring=scoring or None,
+            twenty_needs=twenty_needs or None,
+            ties=ties or None,
+            sweep_freeze=sweep_freeze or None,
+        )
     if not 2 <= len(sides) <= 4 or len({len(players) for players in sides}) != 1:
         raise ValidationError(_("A match has 2, 3 or 4 players, or two teams of two."))
     if len(sides[0]) == 2 and len(sides) != 2:
@@ -434,11 +437,7 @@ def match_rematch(*, match: Match, by: AbstractBaseUser | None = None) -> Match:
         variant=match.variant,
         sides=[sides[position] for position in sorted(sides)],
         first_dealer_seat=turn.dealer_seat,
-        target=match.target,
-        sweeps=match.sweeps,
-        several_reach=match.several_reach,
-        scoring=match.scoring,
-        twenty_needs=match.twenty_needs,
+        match_rules=match.rules,
         rematch_of=match,
     )
 

@@ -1,7 +1,9 @@
+import contextlib
+
 import pytest
 from helpers import FIRST_8, FIRST_11, SECOND_8, at_once, tally
 
-from scoring import services
+from scoring import rules, services
 from scoring.models import Hand, Match, Player, Seat, Tally
 
 pytestmark = pytest.mark.django_db
@@ -192,6 +194,51 @@ def test_a_match_has_one_rematch_however_often_it_is_asked_for(casino_match):
     first = services.match_rematch(match=casino_match)
     assert services.match_rematch(match=casino_match) == first
     assert Match.objects.filter(rematch_of=casino_match).count() == 1
+
+
+def _every_option_of_every_variant() -> list[rules.Rules]:
+    """Each variant with each value of each option away from its default (where the variant
+    allows it), and one with every option moved at once."""
+    options = {
+        "target": (11, 61),
+        "sweeps": tuple(rules.SweepRule),
+        "several_reach": tuple(rules.SeveralReach),
+        "scoring": tuple(rules.Scoring),
+        "twenty_needs": tuple(rules.TwentyNeeds),
+        "ties": tuple(rules.Ties),
+        "sweep_freeze": tuple(rules.SweepFreeze),
+    }
+    found = []
+    for variant in rules.Variant:
+        default = rules.Rules.make(variant)
+        moved = {}
+        for name, values in options.items():
+            for value in values:
+                try:
+                    one = rules.Rules.make(variant, **{name: value})
+                except ValueError:
+                    continue
+                if one != default:
+                    found.append(one)
+                    moved[name] = value
+        with contextlib.suppress(ValueError):
+            found.append(rules.Rules.make(variant, **moved))
+    return found
+
+
+@pytest.mark.parametrize("match_rules", _every_option_of_every_variant(), ids=str)
+def test_a_rematch_keeps_every_option_of_the_rules(user, players, match_rules):
+    """Rematches × rules: a Finnish match with ties "none" and sweep freeze "off" once came back
+    with the defaults."""
+    match = services.match_start(
+        circle=user.personal_circle,
+        variant=match_rules.variant,
+        sides=[[players[0]], [players[1]]],
+        match_rules=match_rules,
+    )
+    assert match.rules == match_rules
+    rematch = services.match_rematch(match=match)
+    assert Match.objects.get(pk=rematch.pk).rules == match_rules
 
 
 def test_abandon_keeps_the_match(casino_match):
