@@ -19,11 +19,10 @@ from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
 from django.db.models import Case, IntegerField, Q, QuerySet, Sum, Value, When
 from django.db.models.functions import Coalesce, Lower
+from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from scoring.access import Scope
-from django.utils import timezone
-
 from scoring.models import PROVISIONAL_BELOW, Circle, Membership, Player, Removal
 from scoring.selectors import Record
 
