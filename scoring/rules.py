@@ -100,8 +100,8 @@ COUNT_OUT_ORDER = (
     "C",
     "H",
     "D",
-    "last_capture",  # Swedish Kasino only (0 elsewhere), if a table counts out
     "sweeps",
+    "last_capture",  # Swedish Kasino only (0 elsewhere): the last thing that happens in a hand
 )
 # The count-out of the other variants that count out, as steps of categories counted together
 # (RULES.md §9): Finnish point cards first, then most cards and most spades (with their pots),

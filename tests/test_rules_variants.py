@@ -269,6 +269,49 @@ def test_swedish_validate_refuses_last_capturer_without_cards() -> None:
     assert codes(tallies, "swedish") == [("last_capture_no_cards", 1)]
 
 
+def test_swedish_count_out_counts_the_last_capture_after_the_sweeps() -> None:
+    """RULES.md §9.1: the last capture is the last thing that happens in a hand. From 10-10, A
+    (most cards 1, four aces, 5 sweeps) reaches 16 at the sweeps; B (most spades 2, 10♦ 2, 2♠ 1,
+    last capture 1) would reach 16 at the last capture, which now comes after."""
+    count_out = Rules.make("swedish", several_reach="count-out")
+    tallies = hand(
+        tally(31, 5, aces="SCHD", sweeps=5),
+        tally(21, 8, big=True, little=True, last=True),
+    )
+    result = score(count_out, tallies, (10, 10))
+    assert result.totals == (20, 16)
+    assert result.outcome == Outcome("count-out", 0, "sweeps", 20)
+
+
+@pytest.mark.parametrize(
+    ("variant", "field"),
+    [(v, "last_capture") for v in ("casino", "royal", "dominican", "finnish", "spade")]
+    + [(v, "jack_of_spades") for v in ("casino", "royal", "dominican", "swedish", "finnish")],
+)
+def test_a_false_variant_field_in_another_variant_is_accepted(variant: str, field: str) -> None:
+    """Only a true value is refused: a phone or a file that writes `false` for a field the game
+    does not record is as good as one that leaves it out."""
+    from scoring import matchdoc
+
+    tallies = [
+        {"cards": 30, "spades": 8, "big_casino": True, "little_casino": True, "aces": "SH"},
+        {"cards": 22, "spades": 5, "aces": "CD"},
+    ]
+    if variant == "swedish":
+        tallies[0]["last_capture"] = True
+    if variant == "spade":
+        tallies[0]["jack_of_spades"] = True
+    for doc_tally in tallies:
+        doc_tally.setdefault(field, False)
+    document = {
+        "format": matchdoc.FORMAT,
+        "rules": {"variant": variant},
+        "sides": [{"players": ["A"]}, {"players": ["B"]}],
+        "hands": [{"tallies": tallies}],
+    }
+    assert len(matchdoc.read_match(document).hands) == 1
+
+
 @pytest.mark.parametrize("variant", ["casino", "royal", "dominican", "finnish", "spade"])
 def test_last_capture_marked_in_another_variant_is_refused(variant: str) -> None:
     tallies = list(SWEDISH_PLAIN)
