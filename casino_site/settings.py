@@ -59,6 +59,8 @@ MIDDLEWARE = [
     # Pages are compressed (static files come compressed from WhiteNoise, above). BREACH:
     # docs/DEPLOY.md says why this is safe here.
     "django.middleware.gzip.GZipMiddleware",
+    # Before anything reads the session, the query or a form: NUL bytes and foreign charsets.
+    "scoring.middleware.BadBytesMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",

@@ -1,9 +1,11 @@
-"""A signed-in user's language follows them: their account's choice wins over the browser's."""
+"""The app's middleware: the account's language, pages never kept by the browser, and input no page
+can take refused at the door."""
 
 from collections.abc import Callable
 
 from django.conf import settings
-from django.http import HttpRequest, HttpResponse
+from django.core.exceptions import BadRequest
+from django.http import Http404, HttpRequest, HttpResponse, QueryDict
 from django.utils import translation
 from django.utils.cache import add_never_cache_headers
 
@@ -53,3 +55,40 @@ class NoStoreMiddleware:
         ):
             add_never_cache_headers(response)
         return response
+
+
+class BadBytesMiddleware:
+    """Refuse what no page of this app can take, before any view looks it up: a NUL character in
+    the address or the query (PostgreSQL refuses NUL in text, so a lookup with one would be a
+    server error), and a form body in a charset other than UTF-8 (every form here posts UTF-8;
+    any other would be decoded into nonsense, or fail). A 404 for an address no page has, a 400
+    for the rest; nothing is read further or stored. A cookie holding a NUL is dropped. Posted
+    fields are the forms' to refuse, with their message (a CharField refuses NUL); the few
+    views that read a field by hand check it themselves.
+    """
+
+    FORM_TYPES = ("application/x-www-form-urlencoded", "multipart/form-data")
+    CHARSETS = {"utf-8", "utf8", "us-ascii", "ascii"}
+
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        # A cookie with a NUL is no cookie of ours (a session key with one would be looked up).
+        for name in [name for name, value in request.COOKIES.items() if "\x00" in value]:
+            del request.COOKIES[name]
+        if "\x00" in request.path:
+            raise Http404
+        if _has_nul(request.GET):
+            raise BadRequest("NUL in the query")
+        if request.method == "POST" and request.content_type in self.FORM_TYPES:
+            charset = request.content_params.get("charset", "utf-8").strip().lower()
+            if charset not in self.CHARSETS:
+                raise BadRequest("a form in another charset than UTF-8")
+        return self.get_response(request)
+
+
+def _has_nul(data: QueryDict) -> bool:
+    return any(
+        "\x00" in key or any("\x00" in value for value in values) for key, values in data.lists()
+    )

@@ -536,9 +536,12 @@ def _parse_cursor(cursor: str) -> tuple[datetime, int] | None:
         return None
 
 
+MAX_PAGE = 1_000_000  # far past any history; a larger number would overflow the offset
+
+
 def _page_number(page: int | str) -> int:
     try:
-        return max(int(page), 1)
+        return min(max(int(page), 1), MAX_PAGE)
     except (TypeError, ValueError):
         return 1
 

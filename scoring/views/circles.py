@@ -8,7 +8,7 @@ from typing import Any
 from django import forms
 from django.contrib import messages
 from django.core.exceptions import ValidationError
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.http import url_has_allowed_host_and_scheme
@@ -74,7 +74,7 @@ def circle_switch(request: HtmxHttpRequest, pk: int) -> HttpResponse:
         target, allowed_hosts={request.get_host()}, require_https=request.is_secure()
     ):
         target = reverse("scoring:match-list")
-    return redirect(target)
+    return HttpResponseRedirect(target)  # not redirect(): "next=12" is an address, not a view name
 
 
 # --- one circle ----------------------------------------------------------------------------------
