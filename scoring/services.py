@@ -38,6 +38,18 @@ class HandRefused(ValidationError):
     """A hand could not be recorded or changed; the message says why."""
 
 
+class HandGone(HandRefused):
+    """Hand `number` was deleted meanwhile (an Undo on another phone): there is nothing to edit."""
+
+    def __init__(self, number: int) -> None:
+        super().__init__(
+            _("Hand %(number)d was deleted meanwhile on another screen: nothing was changed.")
+            % {"number": number},
+            code="hand_gone",
+        )
+        self.number = number
+
+
 class HandNumberTaken(HandRefused):
     """Hand `number` was recorded meanwhile (another phone, another tab) with other counts; the
     next free number is `next_number`, or None when the match is over."""
@@ -331,7 +343,9 @@ def hand_edit(
     Refused when a later hand would then come after the winning one.
     """
     match = _locked(match)
-    hand = Hand.objects.get(match=match, number=number)
+    hand = Hand.objects.filter(match=match, number=number).first()
+    if hand is None:
+        raise HandGone(number)
     _check(match, tallies)
     stored = list(hand.tallies.select_related("side").order_by("side__position"))
     if [row.as_rules_tally() for row in stored] == list(tallies):

@@ -86,3 +86,51 @@ def test_edit_reopens_a_won_match(user_client, casino_match):
     casino_match.refresh_from_db()
     assert casino_match.status == "playing"
     assert list(casino_match.sides.order_by("position").values_list("total", flat=True)) == [19, 14]
+
+
+def _fix_of_hand_2():
+    return {
+        "number": "2",
+        "cards_0": "23",
+        "spades_0": "5",
+        "card_2S": "0",
+        "card_AC": "0",
+        "card_AD": "0",
+    }
+
+
+def test_fixing_a_hand_another_phone_just_undid_says_so_with_the_board(
+    user_client, played, monkeypatch
+):
+    """Edit × Undo: the edit page was read while hand 2 existed; the other phone's Undo lands
+    between that read and the save. Once a bare 500 (Hand.DoesNotExist)."""
+    from django.contrib.messages import get_messages
+
+    from scoring import selectors
+
+    stale = selectors.hand_for_match(played, 2)
+    services.hand_delete_last(match=played, number=2)
+    monkeypatch.setattr(selectors, "hand_exists", lambda match, number: True)
+    monkeypatch.setattr(selectors, "hand_for_match", lambda match, number: stale)
+
+    response = user_client.post(_url(played, 2), _fix_of_hand_2())
+    assert response.status_code == 302 and response["Location"] == played.get_absolute_url()
+    assert [str(m) for m in get_messages(response.wsgi_request)] == [
+        "Hand 2 was deleted meanwhile on another screen: nothing was changed."
+    ]
+    played.refresh_from_db()
+    assert played.hand_count == 1
+
+
+def test_fixing_a_hand_deleted_before_the_save_is_told_on_the_board(user_client, played):
+    services.hand_delete_last(match=played, number=2)
+    response = user_client.post(_url(played, 2), _fix_of_hand_2(), follow=True)
+    assert response.status_code == 200
+    assert "Hand 2 was deleted meanwhile on another screen" in response.content.decode()
+    assert response.redirect_chain[-1][0] == played.get_absolute_url()
+
+
+def test_the_service_refuses_to_edit_a_hand_that_is_gone(played):
+    services.hand_delete_last(match=played, number=2)
+    with pytest.raises(services.HandGone):
+        services.hand_edit(match=played, number=2, tallies=FIRST_8)

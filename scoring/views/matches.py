@@ -342,6 +342,8 @@ def hand_detail(request: HtmxHttpRequest, pk: int, number: int) -> HttpResponse:
 @require_http_methods(["GET", "POST"])
 def hand_edit(request: HtmxHttpRequest, pk: int, number: int) -> HttpResponse:
     match = request.scope.match(pk)
+    if request.method == "POST" and not selectors.hand_exists(match, number):
+        return _hand_gone(request, match, services.HandGone(number))
     hand = selectors.hand_for_match(match, number)
     names = services.side_names(match)
     if request.method == "POST":
@@ -351,6 +353,8 @@ def hand_edit(request: HtmxHttpRequest, pk: int, number: int) -> HttpResponse:
                 saved = services.hand_edit(
                     match=match, number=number, tallies=form.tallies, by=request.user
                 )
+            except services.HandGone as gone:  # an Undo on another phone, while this one typed
+                return _hand_gone(request, match, gone)
             except ValidationError as error:
                 form.add_error(None, error)
             else:
@@ -365,6 +369,12 @@ def hand_edit(request: HtmxHttpRequest, pk: int, number: int) -> HttpResponse:
         form = HandForm(side_names=names, variant=match.variant, initial=initial)
     context = {"match": match, "hand": hand, "form": form, "entry": selectors.hand_entry(hand)}
     return render(request, "scoring/hand_edit.html", context)
+
+
+def _hand_gone(request: HtmxHttpRequest, match: Match, gone: services.HandGone) -> HttpResponse:
+    """The fix of a hand deleted meanwhile: back to the board, which says so."""
+    messages.warning(request, gone.messages[0])
+    return redirect(match)
 
 
 @scoped
