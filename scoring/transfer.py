@@ -9,6 +9,7 @@ whatever `result` the file claims.
 from __future__ import annotations
 
 import csv
+import re
 import secrets
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
@@ -181,12 +182,18 @@ HAND_CSV_COLUMNS = (
     *_CSV_POINTS,  # the points derived from them
     *_CSV_VARIANT_COLUMNS,
 )
-# A cell starting with one of these is run as a formula by spreadsheet programs.
-_FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
+# A cell starting with one of these is run as a formula by spreadsheet programs. A spreadsheet may
+# split a line on any of the separators (";" is the default in most of the locales this app
+# speaks, TAB and "|" are offered on opening), so every piece after one is a cell start too; line
+# breaks and TABs in a name become spaces (TAB is itself a separator).
+_FORMULA_PIECE = re.compile(r"(^|[,;|\t\r\n])([ ]*)(?=[=+\-@])")
+_BREAKS = re.compile(r"[\t\r\n\v\f]")
 
 
 def _csv_text(value: str) -> str:
-    return "'" + value if value.startswith(_FORMULA_START) else value
+    """A text cell no spreadsheet runs, whatever separator it splits the line on: a formula
+    character at the start of the cell or after any separator gets a leading apostrophe."""
+    return _BREAKS.sub(" ", _FORMULA_PIECE.sub(r"\1\2'", value))
 
 
 class _Line:

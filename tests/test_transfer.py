@@ -178,6 +178,38 @@ def test_hands_csv_defuses_names_that_spreadsheets_would_run(user):
     assert rows[0]["players"] == "'=HYPERLINK(1)"
 
 
+@pytest.mark.parametrize(
+    ("name", "written"),
+    [
+        ("a;=1+1;b", "a;'=1+1;b"),  # ";" is the separator of the es, ru, uk, bg and sl locales
+        ("a,+cmd|x", "a,'+cmd|x"),
+        ("x|@SUM(A1)", "x|'@SUM(A1)"),
+        ("x; -2+3", "x; '-2+3"),
+        ("tab\t=1+1", "tab '=1+1"),  # TAB is a separator of its own
+        ("two\nlines", "two lines"),
+        ("Anne-Marie; Jo", "Anne-Marie; Jo"),  # a dash inside a piece is no formula
+    ],
+)
+def test_hands_csv_defuses_a_formula_after_any_separator_a_spreadsheet_splits_on(
+    user, name, written
+):
+    """CSV × locales: a spreadsheet reading ";" (or TAB, or "|") as the separator sees each
+    piece of a name as a cell of its own."""
+    evil = Player.objects.create(circle=user.personal_circle, name=name)
+    ben = services.player_create(circle=user.personal_circle, name="Ben")
+    match = services.match_start(
+        circle=user.personal_circle, variant="casino", sides=[[evil], [ben]]
+    )
+    services.hand_record(match=match, number=1, tallies=FIRST_8)
+    text = transfer.hands_csv(user.personal_circle)
+    rows = list(csv.DictReader(io.StringIO(text)))
+    assert rows[0]["players"] == written
+    for separator in ";\t|,":
+        for line in text.splitlines()[1:]:
+            for cell in line.split(separator):
+                assert not cell.strip().strip('"').startswith(("=", "+", "@")), (separator, cell)
+
+
 # --- export, streamed ----------------------------------------------------------------------------
 
 
