@@ -232,3 +232,14 @@ def test_two_phones_sending_different_counts_together_store_one_and_tell_the_oth
         first = hand.tallies.get(side__position=0)
         assert first.little_casino == ("card_2S" in winner)
     assert long_match.hands.count() == 4
+
+
+@pytest.mark.django_db
+def test_the_health_check_says_503_with_retry_after_while_the_database_is_down(client) -> None:
+    """A balancer reads 503 as "out of rotation for now", a 500 as a crash."""
+    assert client.get("/healthz").status_code == 200
+    with _sql_fails("SELECT 1"):
+        response = client.get("/healthz")
+    assert response.status_code == 503
+    assert int(response["Retry-After"]) > 0
+    assert response.content == b"database unavailable"

@@ -1,12 +1,21 @@
 """A health check for load balancers and uptime monitors: the app answers and reaches its database."""
 
-from django.db import connection
+from django.db import DatabaseError, connection
 from django.http import HttpRequest, HttpResponse
 from django.views.decorators.http import require_safe
+
+RETRY_AFTER = 30  # seconds: a database that is down is usually back within a minute
 
 
 @require_safe
 def healthz(request: HttpRequest) -> HttpResponse:
-    with connection.cursor() as cursor:
-        cursor.execute("SELECT 1")
+    """200 "ok", or 503 (with Retry-After) while the database cannot be reached: the balancer
+    takes the server out of rotation instead of reading a crash."""
+    try:
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT 1")
+    except DatabaseError:
+        response = HttpResponse("database unavailable", content_type="text/plain", status=503)
+        response["Retry-After"] = str(RETRY_AFTER)
+        return response
     return HttpResponse("ok", content_type="text/plain")
