@@ -322,3 +322,20 @@ def test_hand_numbers_above_999_work_on_the_scoreboard(user_client, user):
     body = user_client.get(_url("match", match.pk)).content.decode()
     assert "This match holds 1000 hands, the most one match can" in body
     assert 'name="cards_0"' not in body
+
+
+@pytest.mark.parametrize(
+    "name",
+    ["export-all", "export-hands", "export-match", "export-match-hands", "account-export"],
+)
+def test_private_downloads_are_never_kept_by_a_cache(user_client, user, casino_match, name):
+    """Downloads × a shared phone or a proxy: a circle's matches are not for the next visitor."""
+    args = {
+        "export-match": [casino_match.pk],
+        "export-match-hands": [casino_match.pk],
+        "account-export": [user.personal_circle.pk],
+    }.get(name, [])
+    response = user_client.get(reverse(f"scoring:{name}", args=args))
+    assert response.status_code == 200
+    assert response["Content-Disposition"].startswith("attachment;")
+    assert response["Cache-Control"] == "private, no-store"

@@ -23,7 +23,7 @@ from django.views.decorators.http import require_http_methods, require_safe
 
 from scoring import accounts, transfer
 from scoring.access import scoped
-from scoring.views.common import HtmxHttpRequest
+from scoring.views.common import HtmxHttpRequest, download
 
 GOODBYE_KEY = "account_deleted"
 PASSWORD_REAUTHENTICATION = "reauthenticate"  # allauth's id of reauthenticating by password
@@ -75,16 +75,14 @@ def account_page(request: HtmxHttpRequest) -> HttpResponse:
 
 @scoped
 @require_safe
-def account_export(request: HtmxHttpRequest, circle: int) -> StreamingHttpResponse:
+def account_export(request: HtmxHttpRequest, circle: int) -> HttpResponse | StreamingHttpResponse:
     """Every match of one of the account's circles (any of them, current or not), as JSON."""
     membership = request.scope.circle_membership(circle)
     chunks = transfer.export_chunks(transfer.iter_match_documents(membership.circle))
     name = slugify(membership.circle.name)[:40].strip("-")
     parts = ["casino-matches", str(membership.circle.pk), name, f"{timezone.localdate():%Y-%m-%d}"]
     filename = "-".join(part for part in parts if part) + ".json"
-    response = StreamingHttpResponse(transfer.batched_text(chunks), content_type="application/json")
-    response["Content-Disposition"] = f'attachment; filename="{filename}"'
-    return response
+    return download(chunks, "application/json", filename)
 
 
 # --- deleting the account ------------------------------------------------------------------------

@@ -1,14 +1,16 @@
 """What every view module shares."""
 
 import io
+from collections.abc import Iterator
 from typing import Any
 
 import segno
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse, StreamingHttpResponse
 from django.shortcuts import render
 from django.utils.cache import patch_vary_headers
 from django_htmx.middleware import HtmxDetails
 
+from scoring import transfer
 from scoring.access import Scope
 
 
@@ -49,4 +51,20 @@ def qr_code(url: str) -> HttpResponse:
     )
     response = HttpResponse(svg.getvalue(), content_type="image/svg+xml")
     response["Cache-Control"] = "private, no-cache"
+    return response
+
+
+def download(
+    content: str | Iterator[str], content_type: str, filename: str
+) -> HttpResponse | StreamingHttpResponse:
+    """A private file to save: text, or pieces of text streamed as they are made (a whole history
+    is never held in memory). Never kept by the browser's cache or any cache between (a shared
+    phone, a proxy): it holds a circle's matches."""
+    response: HttpResponse | StreamingHttpResponse
+    if isinstance(content, str):
+        response = HttpResponse(content, content_type=content_type)
+    else:
+        response = StreamingHttpResponse(transfer.batched_text(content), content_type=content_type)
+    response["Content-Disposition"] = f'attachment; filename="{filename}"'
+    response["Cache-Control"] = "private, no-store"
     return response

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import Any
 from urllib.parse import urlencode
 
@@ -22,7 +21,7 @@ from scoring.access import scoped
 from scoring.forms import ImportForm
 from scoring.models import Match
 from scoring.once import once_per_form
-from scoring.views.common import HtmxHttpRequest, qr_code, render_region
+from scoring.views.common import HtmxHttpRequest, download, qr_code, render_region
 
 SHARE_TEMPLATE = "scoring/share.html"
 IMPORT_TEMPLATE = "scoring/import.html"
@@ -95,26 +94,12 @@ def share_qr(request: HtmxHttpRequest, pk: int) -> HttpResponse:
 # --- export --------------------------------------------------------------------------------------
 
 
-def _download(
-    content: str | Iterator[str], content_type: str, filename: str
-) -> HttpResponse | StreamingHttpResponse:
-    """A file to save: text, or pieces of text streamed as they are made (a whole history is
-    never held in memory)."""
-    response: HttpResponse | StreamingHttpResponse
-    if isinstance(content, str):
-        response = HttpResponse(content, content_type=content_type)
-    else:
-        response = StreamingHttpResponse(transfer.batched_text(content), content_type=content_type)
-    response["Content-Disposition"] = f'attachment; filename="{filename}"'
-    return response
-
-
 @scoped
 @require_safe
 def export_all(request: HtmxHttpRequest) -> HttpResponse | StreamingHttpResponse:
     chunks = transfer.export_chunks(transfer.iter_match_documents(request.scope.circle))
     filename = f"casino-matches-{timezone.localdate():%Y-%m-%d}.json"
-    return _download(chunks, "application/json", filename)
+    return download(chunks, "application/json", filename)
 
 
 @scoped
@@ -123,14 +108,14 @@ def export_match(request: HtmxHttpRequest, pk: int) -> HttpResponse | StreamingH
     match = request.scope.match(pk)
     docs = transfer.match_documents(match.circle, pks=[match.pk])
     text = "".join(transfer.export_chunks(docs, as_list=False))
-    return _download(text, "application/json", f"casino-match-{match.pk}.json")
+    return download(text, "application/json", f"casino-match-{match.pk}.json")
 
 
 @scoped
 @require_safe
 def export_hands(request: HtmxHttpRequest) -> HttpResponse | StreamingHttpResponse:
     filename = f"casino-hands-{timezone.localdate():%Y-%m-%d}.csv"
-    return _download(
+    return download(
         transfer.iter_hands_csv(request.scope.circle), "text/csv; charset=utf-8", filename
     )
 
@@ -140,7 +125,7 @@ def export_hands(request: HtmxHttpRequest) -> HttpResponse | StreamingHttpRespon
 def export_match_hands(request: HtmxHttpRequest, pk: int) -> HttpResponse | StreamingHttpResponse:
     match = request.scope.match(pk)
     csv_text = transfer.hands_csv(match.circle, pk=match.pk)
-    return _download(csv_text, "text/csv; charset=utf-8", f"casino-match-{match.pk}-hands.csv")
+    return download(csv_text, "text/csv; charset=utf-8", f"casino-match-{match.pk}-hands.csv")
 
 
 # --- import --------------------------------------------------------------------------------------
