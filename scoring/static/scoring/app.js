@@ -23,6 +23,26 @@
     var form = event.target.closest && event.target.closest("[data-hand-form]");
     if (form) fillDerived(form);
   });
+  // A form shown with its counts already in it (the edit page, a draft, a refused hand).
+  document.addEventListener("DOMContentLoaded", function () {
+    document.querySelectorAll("[data-hand-form]").forEach(fillDerived);
+  });
+
+  // An error answer the page swaps in (a form with errors, a hand number taken meanwhile: the
+  // responseHandling in base.html) is shown where it belongs. Under DEBUG, django-htmx's script
+  // (listening on document, after this listener on <html>) would show it as the whole page; real
+  // errors still reach it, and its debug page.
+  function swappedIn(status) {
+    var handling = (window.htmx && window.htmx.config.responseHandling) || [];
+    for (var i = 0; i < handling.length; i++) {
+      if (new RegExp(handling[i].code).test(String(status))) return handling[i].swap === true;
+    }
+    return false;
+  }
+  document.documentElement.addEventListener("htmx:beforeOnLoad", function (event) {
+    var xhr = event.detail.xhr;
+    if (xhr && xhr.status >= 400 && swappedIn(xhr.status)) event.stopPropagation();
+  });
 
   // Sweep steppers count in the page, from whatever the box holds, and tell the form (preview,
   // draft) like typing does. Without JavaScript they post the form and the server counts.
