@@ -1,8 +1,11 @@
-"""Deployment checks (`manage.py check --deploy`) for proxy settings that contradict each other.
+"""Deployment checks (`manage.py check --deploy`) for settings that contradict each other or open
+the accounts to strangers.
 
-Which address the login throttle counts depends on three settings that must agree with how the
-app is reached (docs/DEPLOY.md, "Behind a proxy"): DJANGO_TRUSTED_PROXY_COUNT, FORWARDED_ALLOW_IPS
-and DJANGO_SECURE_PROXY_SSL_HEADER. Messages are for operators and are not translated.
+Which address the login throttle and the mail limits count depends on three settings that must
+agree with how the app is reached (docs/DEPLOY.md, "Behind a proxy"): DJANGO_TRUSTED_PROXY_COUNT,
+FORWARDED_ALLOW_IPS and DJANGO_SECURE_PROXY_SSL_HEADER. The links in the accounts' mails name the
+host a request came to, so DJANGO_ALLOWED_HOSTS must not accept any. Messages are for operators
+and are not translated.
 """
 
 from __future__ import annotations
@@ -22,6 +25,14 @@ LOCKOUT = (
 
 def _is_loopback(item: str) -> bool:
     return item != "*" and ipaddress.ip_network(item).is_loopback
+
+
+def _proxies_named(trusted: list[str]) -> int:
+    """How many proxies FORWARDED_ALLOW_IPS can name at most: this machine (any loopback entry)
+    counts once, a network as many as it has addresses."""
+    networks = [ipaddress.ip_network(item) for item in trusted if item != "*"]
+    local = any(network.is_loopback for network in networks)
+    return int(local) + sum(net.num_addresses for net in networks if not net.is_loopback)
 
 
 @register(Tags.security, deploy=True)
@@ -79,4 +90,35 @@ def check_proxy_settings(app_configs: Any = None, **kwargs: Any) -> list[CheckMe
                 id="casino.W005",
             )
         )
+    elif count > 1 and _proxies_named(trusted) < count:
+        warnings.append(
+            CheckWarning(
+                f"DJANGO_TRUSTED_PROXY_COUNT is {count}, but FORWARDED_ALLOW_IPS "
+                f"({','.join(trusted)}) names fewer proxies: an address is believed only from a "
+                "trusted proxy, so behind an outer proxy that is not listed (a CDN in front of "
+                "nginx) every login seems to come from that proxy, and a few wrong passwords "
+                "from anyone lock the player out.",
+                hint="Let the nearest proxy find the client among the outer proxies' addresses "
+                "(nginx: set_real_ip_from with the CDN's ranges, docs/DEPLOY.md) and set "
+                "DJANGO_TRUSTED_PROXY_COUNT=1; or list the outer proxies' networks in "
+                "FORWARDED_ALLOW_IPS too.",
+                id="casino.W006",
+            )
+        )
     return warnings
+
+
+@register(Tags.security, deploy=True)
+def check_allowed_hosts(app_configs: Any = None, **kwargs: Any) -> list[CheckMessage]:
+    if "*" not in settings.ALLOWED_HOSTS:
+        return []
+    return [
+        CheckWarning(
+            "DJANGO_ALLOWED_HOSTS is '*': any Host header is accepted, and the links in the "
+            "password-reset and verification mails name the host a request came to, so a "
+            "stranger who asks for a reset with a Host of their own gets the player a link to "
+            "their site, where the reset key is theirs.",
+            hint="List the site's host names in DJANGO_ALLOWED_HOSTS (casino.example.com).",
+            id="casino.W007",
+        )
+    ]

@@ -1,10 +1,13 @@
-"""The client's address as the login throttle (django-axes) counts it, behind trusted proxies.
+"""The client's address as the login throttle (django-axes) and the mail limits count it, behind
+trusted proxies.
 
 Each proxy appends the address a request came from to X-Forwarded-For, so behind
 DJANGO_TRUSTED_PROXY_COUNT proxies the client is that many addresses from the right; anything
-further left was written by the client and means nothing. The header is read only when the request
-comes from a trusted proxy (FORWARDED_ALLOW_IPS, the list gunicorn uses for the same purpose):
-a client that reaches the app directly cannot pick a new address for every guess.
+further left was written by the client and means nothing. Every hop is checked against the trusted
+proxies (FORWARDED_ALLOW_IPS, the list gunicorn uses for the same purpose), from the nearest out:
+the first address that is not a trusted proxy is the client. So a client that reaches the app
+directly, or an inner proxy directly (nginx, going around the CDN in front of it), is counted by
+the address that proxy saw, never by one it wrote itself.
 """
 
 from __future__ import annotations
@@ -49,8 +52,9 @@ def is_trusted_proxy(address: str | None, trusted: Sequence[str]) -> bool:
 
 
 def client_ip(request: HttpRequest) -> str | None:
-    """The client's address (AXES_CLIENT_IP_CALLABLE): REMOTE_ADDR, or, from a trusted proxy,
-    the address the outermost of DJANGO_TRUSTED_PROXY_COUNT proxies wrote."""
+    """The client's address (AXES_CLIENT_IP_CALLABLE): REMOTE_ADDR, or, through trusted proxies,
+    the address the outermost of DJANGO_TRUSTED_PROXY_COUNT proxies wrote; the first hop that is
+    not a trusted proxy if there is one before it."""
     remote = request.META.get("REMOTE_ADDR") or None
     header = request.META.get("HTTP_X_FORWARDED_FOR", "")
     count: int = settings.TRUSTED_PROXY_COUNT
@@ -67,10 +71,18 @@ def client_ip(request: HttpRequest) -> str | None:
     if not is_trusted_proxy(remote, trusted):
         return remote  # reached the app directly: its X-Forwarded-For is its own invention
     addresses = [address.strip() for address in header.split(",") if address.strip()]
-    if len(addresses) < count:
-        return remote
-    client = _ip(addresses[-count])
-    return str(client) if client is not None else remote
+    # Nearest first: what the nearest proxy saw, then what the one before it saw, and so on.
+    seen = remote
+    for hop in range(1, count + 1):
+        if hop > len(addresses):
+            return seen  # fewer addresses than proxies: the outermost address there is
+        address = _ip(addresses[-hop])
+        if address is None:
+            return seen  # junk where an address should be: the proxy that passed it on
+        seen = str(address)
+        if hop < count and not is_trusted_proxy(seen, trusted):
+            return seen  # reached an inner proxy directly: anything further left is its own
+    return seen
 
 
 NAME_LIMIT = 255
@@ -97,8 +109,11 @@ def login_name(request: HttpRequest, credentials: dict | None = None) -> str | N
     users = get_user_model().objects
     found = users.filter(username__iexact=given).values_list("username", flat=True).first()
     if found is None and "@" in given:
+        # The account that verified the address, which logs in with it, before one that only
+        # typed it (an address can wait unverified on several accounts).
         found = (
             EmailAddress.objects.filter(email__iexact=given)
+            .order_by("-verified", "pk")
             .values_list("user__username", flat=True)
             .first()
         )

@@ -124,12 +124,21 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 # Several app servers may share one database (docs/DEPLOY.md), so nothing lives in a process
-# between requests: sessions and login failures are in the database, messages in the session.
-# No shared cache either: a per-process one would differ between servers. The one cache kept
-# in a process holds fragments named by everything they depend on (a match's version, names,
-# language), so every server renders the same thing for a name and none can serve a stale one.
+# between requests: sessions and login failures are in the database, messages in a signed cookie
+# (the session only for what does not fit, Django's default FallbackStorage). The default cache
+# is a table in the same database (`manage.py createcachetable`, which `make run` and `make serve`
+# run and the tests' database gets by itself): allauth counts its mail limits there, so every
+# server sees the same counts. Room for many entries: counts pushed out early would be limits
+# lifted. The one cache kept in a process holds fragments named by everything they depend on (a
+# match's version, names, language), so every server renders the same thing for a name and none
+# can serve a stale one.
+MESSAGE_STORAGE = "django.contrib.messages.storage.fallback.FallbackStorage"
 CACHES = {
-    "default": {"BACKEND": "django.core.cache.backends.dummy.DummyCache"},
+    "default": {
+        "BACKEND": "django.core.cache.backends.db.DatabaseCache",
+        "LOCATION": "casino_cache",
+        "OPTIONS": {"MAX_ENTRIES": 100_000},
+    },
     "fragments": {
         "BACKEND": "django.core.cache.backends.locmem.LocMemCache",
         "LOCATION": "fragments",
@@ -183,7 +192,14 @@ ACCOUNT_FORMS = {
     "reset_password": "scoring.account_adapter.ResetPasswordForm",
     "add_email": "scoring.account_adapter.AddEmailForm",
     "reauthenticate": "scoring.account_adapter.ReauthenticateForm",
+    "change_password": "scoring.account_adapter.ChangePasswordForm",
 }
+# Nobody learns whether an address has an account. "strict": a sign-up with an address another
+# account has verified is answered as any sign-up with an address ("we sent you a link"), and the
+# address's owner gets a mail saying someone tried instead of a link (scoring/account_adapter.py).
+# The address stays unverified on the new account; it can never be verified there while the
+# owner keeps it. allauth's plain True would refuse the sign-up with "already registered".
+ACCOUNT_PREVENT_ENUMERATION = "strict"
 # A mail to the account's address when its password or address changes: a stranger who got in is
 # noticed.
 ACCOUNT_EMAIL_NOTIFICATIONS = True
@@ -192,9 +208,24 @@ ACCOUNT_EMAIL_NOTIFICATIONS = True
 # The reset itself goes only to verified addresses (scoring/account_adapter.py).
 ACCOUNT_REAUTHENTICATION_REQUIRED = True
 # One throttle against guessing: django-axes (below), which counts failures in the database (so
-# every app server shares them) by username and client address behind the configured proxies.
-# allauth's own rate limits keep their counts in the cache, which is per process here: off.
-ACCOUNT_RATE_LIMITS = False
+# every app server shares them) by username and client address behind the configured proxies;
+# allauth's guessing limits are off. allauth limits what sends mail, counted in the default cache
+# (the database's table, shared by every server) per client address (`ip`, the login throttle's,
+# scoring/account_adapter.py), per account (`user`) and per e-mail address (`key`): "3/h/key" is
+# three an hour to one address. Over a limit the page is a 429 saying when to try again
+# (templates/429.html); a verification link over its limit is not sent, and the sign-up or
+# e-mail form says when one can be.
+ACCOUNT_RATE_LIMITS = {
+    "reset_password": "10/h/ip,3/h/key",  # reset links, and "no account" mails to unknown addresses
+    "confirm_email": "20/h/ip,1/3m/key,5/d/key",  # verification links (sign-up, change, resend)
+    "manage_email": "30/h/ip,10/h/user",  # the e-mail page's posts: add, resend, cancel
+    "signup": "20/h/ip",
+    "reset_password_from_key": "20/m/ip",
+    "login": None,
+    "login_failed": None,
+    "reauthenticate": None,
+    "change_password": None,
+}
 # Passkeys: add one, log in with it instead of a password, remove it (allauth's MFA app).
 MFA_SUPPORTED_TYPES = ["webauthn"]
 MFA_PASSKEY_LOGIN_ENABLED = True
@@ -309,9 +340,10 @@ TRUSTED_PROXIES = env_addresses("FORWARDED_ALLOW_IPS", ["127.0.0.1", "::1"])
 AXES_CLIENT_IP_CALLABLE = "casino_site.proxies.client_ip"
 
 # Errors go to standard error (gunicorn passes it on), in production too, where Django's default
-# would only e-mail them to ADMINS. Share tokens are masked in every line (a share link is the key
-# to a match): on the way to standard error, and in Django's own loggers that name a path, before
-# their own handlers (runserver's access log, the e-mail to ADMINS) see it.
+# would only e-mail them to ADMINS. Share tokens, invite codes and the accounts' reset and
+# verification keys are masked in every line (each is the key to something): on the way to
+# standard error, and in Django's own loggers that name a path, before their own handlers
+# (runserver's access log, the e-mail to ADMINS) see it.
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,

@@ -22,3 +22,6 @@ urlpatterns = [
     path("accounts/", include("allauth.urls")),
     path("", include("scoring.urls")),
 ]
+
+# Over an account action's limit (settings.ACCOUNT_RATE_LIMITS): allauth calls this.
+handler429 = "scoring.rate_limits.too_many"

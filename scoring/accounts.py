@@ -159,6 +159,18 @@ def overview(user: AbstractBaseUser) -> Overview:
     )
 
 
+def address_verified_elsewhere(email: str, *, user_id: int | None) -> bool:
+    """Whether an account other than `user_id` has verified `email`: the address is then that
+    account's, and a link to confirm it for another could never be used."""
+    from allauth.account.models import EmailAddress
+
+    return (
+        EmailAddress.objects.filter(email__iexact=email, verified=True)
+        .exclude(user_id=user_id)
+        .exists()
+    )
+
+
 # --- deleting it ---------------------------------------------------------------------------------
 
 

@@ -29,8 +29,9 @@ errorlog = "-"
 
 
 class MaskingLogger(Logger):
-    """gunicorn's logger, with share tokens masked in the access log (request line, path,
-    referer: whatever access_log_format shows) and the error log ("Error handling request")."""
+    """gunicorn's logger, with share tokens, invite codes and the accounts' reset and
+    verification keys masked in the access log (request line, path, referer: whatever
+    access_log_format shows) and the error log ("Error handling request")."""
 
     def setup(self, cfg):
         super().setup(cfg)  # also run on a reload, so add the filter only once

@@ -51,3 +51,21 @@ def fast_password_hashing(settings):
     """Tests create many users; the production hasher is slow on purpose (a quarter of a second
     a password here). The login tests (throttling included) work the same with a fast one."""
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+
+@pytest.fixture(autouse=True)
+def mail_limits_start_afresh(request, django_db_blocker):
+    """allauth's mail limits count in the database's cache table: a test's rollback forgets the
+    counts, but a test that commits (a live server, threads) would leave them to the next."""
+    yield
+    from pytest_django.fixtures import validate_django_db
+
+    marker = request.node.get_closest_marker("django_db")
+    committed = (marker is not None and validate_django_db(marker)[0]) or any(
+        name in request.fixturenames for name in ("transactional_db", "live_server")
+    )
+    if committed:
+        from django.core.cache import cache
+
+        with django_db_blocker.unblock():
+            cache.clear()

@@ -1,7 +1,8 @@
 """Accounts on django-allauth: signing up with or without an e-mail address, verifying it by a
 link, logging in by username or address, changing the address (verified before it replaces the
 old one), the one-time invitation to add an address, resetting a forgotten password, and allauth's
-messages in another language."""
+messages in another language. Nothing tells whether an address has an account (sign-up, the time
+a login takes), and the password page counts wrong passwords with the login throttle."""
 
 from __future__ import annotations
 
@@ -10,9 +11,12 @@ from typing import Any
 
 import pytest
 from allauth.account.models import EmailAddress
+from axes.models import AccessAttempt
 from django.conf import settings
+from django.contrib.auth.hashers import MD5PasswordHasher
 from django.contrib.messages import get_messages
 from django.core import mail
+from django.core.cache import cache
 from django.core.exceptions import ImproperlyConfigured
 from django.test import Client
 from django.urls import reverse
@@ -125,14 +129,51 @@ def test_a_wrong_verification_link_says_so(client):
     assert client.post(reverse("account_confirm_email", args=["not-a-key"])).status_code == 404
 
 
-def test_an_address_of_another_account_is_refused(client, ana_with_email, mailoutbox):
-    """Verification is optional, so the sign-up cannot wait for the owner of the address to
-    answer: it says that the address is taken (as it says that a username is)."""
-    response = _signup(client, email="ANA@example.com")
-    assert response.status_code == 400
-    assert "A user is already registered with this email address." in response.content.decode()
-    assert not type(ana_with_email).objects.filter(username="zoe").exists()
-    assert mailoutbox == []
+def test_a_signup_with_a_taken_address_is_answered_as_any_other_and_the_owner_is_told(
+    client, ana_with_email, mailoutbox
+):
+    """Nobody learns from the sign-up whether an address has an account: with ana's address it
+    goes on exactly as with a new one ("we sent you a link"), and ana gets a mail saying that
+    someone tried, with the way to reset her password, instead of a link."""
+    fresh = _signup(Client(), username="yan", email="yan@example.com")
+    taken = _signup(client, username="zoe", email="ANA@example.com")
+    assert (taken.status_code, taken["Location"]) == (fresh.status_code, fresh["Location"])
+    assert _messages(taken) == [
+        text.replace("yan@example.com", "ana@example.com").replace("yan", "zoe")
+        for text in _messages(fresh)
+    ]
+    assert "Confirmation email sent to ana@example.com." in _messages(taken)
+    assert _logged_in_as(client) == "zoe"
+    link_to_yan, owner_told = mailoutbox
+    assert link_to_yan.to == ["yan@example.com"]
+    assert owner_told.to == ["ana@example.com"] and "Account Already Exists" in owner_told.subject
+    assert "/accounts/confirm-email/" not in owner_told.body
+    assert "/accounts/password/reset/" in owner_told.body
+    # The address stays ana's: it logs her in and resets her password; on zoe's account it waits
+    # unverified, with no link to confirm it.
+    zoe = type(ana_with_email).objects.get(username="zoe")
+    assert not EmailAddress.objects.get(user=zoe).verified
+    assert EmailAddress.objects.get(user=ana_with_email).verified
+    assert _log_in(Client(), "ana@example.com", "casino-pass-1").status_code == 302
+    assert _logged_in_as(client) == "zoe"
+    Client().post(reverse("account_reset_password"), {"email": "ana@example.com"})
+    assert mailoutbox[-1].to == ["ana@example.com"]
+    assert "/accounts/password/reset/key/" in mailoutbox[-1].body
+
+
+def test_a_new_address_on_the_email_page_taken_elsewhere_tells_the_owner_too(
+    client, ana_with_email, other_user, mailoutbox
+):
+    """Changing to an address another account has verified: no link (it could not be confirmed),
+    the owner hears of it, and the page looks as for any new address."""
+    client.force_login(other_user)
+    _confirm_it_is_me(client, "casino-pass-2")
+    response = client.post(reverse("account_email"), {"email": "ana@example.com", "action_add": ""})
+    assert response.status_code == 302
+    assert "Confirmation email sent to ana@example.com." in _messages(response)
+    (message,) = mailoutbox
+    assert message.to == ["ana@example.com"] and "Account Already Exists" in message.subject
+    assert "/accounts/confirm-email/" not in message.body
 
 
 def test_a_refused_signup_is_answered_400_with_the_form(client):
@@ -164,6 +205,84 @@ def test_a_wrong_password_is_refused_for_the_address_too(client, ana_with_email)
         response.content.decode()
     )
     assert _logged_in_as(client) is None
+
+
+class CountingHasher(MD5PasswordHasher):
+    """The tests' fast hasher, counting the hashes it computes (checking a password is one)."""
+
+    hashes = 0
+
+    def encode(self, password: str, salt: str) -> str:
+        CountingHasher.hashes += 1
+        return super().encode(password, salt)
+
+
+@pytest.fixture
+def counting_hasher(settings: Any) -> type[CountingHasher]:
+    settings.PASSWORD_HASHERS = [f"{__name__}.CountingHasher"]
+    CountingHasher.hashes = 0
+    return CountingHasher
+
+
+@pytest.mark.parametrize(
+    "login", ["ana@example.com", "Nobody@example.com", "ana", "nobody"], ids=str.lower
+)
+def test_a_wrong_login_costs_one_hash_whether_or_not_the_account_exists(
+    client, ana_with_email, counting_hasher, login
+):
+    """How long a refused login takes must not tell whether the address (or username) has an
+    account: one password hash either way, never two for a known address."""
+    counting_hasher.hashes = 0
+    assert _log_in(client, login, "wrong").status_code == 200
+    assert counting_hasher.hashes == 1
+
+
+def test_giving_the_password_again_costs_one_hash_too(client, ana_with_email, counting_hasher):
+    client.force_login(ana_with_email)
+    counting_hasher.hashes = 0
+    client.post(reverse("account_reauthenticate"), {"password": "wrong"})
+    assert counting_hasher.hashes == 1
+
+
+def test_guesses_by_address_count_for_the_account_that_verified_it(client, django_user_model):
+    """An address can wait unverified on another account (typed there first): guessing by the
+    address counts against the account it logs in to, so it buys no guesses beside the
+    username's."""
+    zoe = django_user_model.objects.create_user(username="zoe", password="casino-pass-2")
+    EmailAddress.objects.create(user=zoe, email="ana@example.com", primary=True)
+    ana = django_user_model.objects.create_user(username="ana", password="casino-pass-1")
+    EmailAddress.objects.create(user=ana, email="ana@example.com", verified=True, primary=True)
+    for _ in range(5):
+        _log_in(client, "ana@example.com", "wrong")
+    assert _log_in(client, "ana", "casino-pass-1").status_code == 429
+    assert set(AccessAttempt.objects.values_list("username", flat=True)) == {"ana"}
+
+
+def test_wrong_current_passwords_on_the_password_page_count_as_failed_logins(client, user):
+    """The password page checks the current password: five wrong ones lock it (and the login,
+    for that username at that address) as five wrong logins do, so it is no way round the
+    throttle."""
+    client.force_login(user)
+    url = reverse("account_change_password")
+    data = {"oldpassword": "wrong", "password1": NEW_PASSWORD, "password2": NEW_PASSWORD}
+    for _ in range(4):
+        refused = client.post(url, data)
+        assert refused.status_code == 200
+        assert "Please type your current password." in refused.content.decode()
+    assert client.post(url, data).status_code == 429
+    assert client.post(url, data | {"oldpassword": "casino-pass-1"}).status_code == 429
+    user.refresh_from_db()
+    assert user.check_password("casino-pass-1")
+    assert _log_in(Client(), "ana", "casino-pass-1").status_code == 429
+    assert AccessAttempt.objects.get().username == "ana"
+
+
+def test_the_right_current_password_still_changes_it(client, user, mailoutbox):
+    client.force_login(user)
+    data = {"oldpassword": "casino-pass-1", "password1": NEW_PASSWORD, "password2": NEW_PASSWORD}
+    assert client.post(reverse("account_change_password"), data).status_code == 302
+    user.refresh_from_db()
+    assert user.check_password(NEW_PASSWORD)
 
 
 def test_the_login_page_labels_its_field_and_links_the_password_reset(client):
@@ -211,6 +330,11 @@ def test_the_change_can_be_cancelled_and_the_link_resent(client, ana_with_email,
     client.force_login(ana_with_email)
     _confirm_it_is_me(client)
     client.post(reverse("account_email"), {"email": "ana@new.example", "action_add": ""})
+    # Right away, a second link is held back (tests/test_mail_limits.py); once the mail limits'
+    # counts are gone, as three minutes later, it goes.
+    client.post(reverse("account_email"), {"email": "ana@new.example", "action_send": ""})
+    assert [m.to for m in mailoutbox] == [["ana@new.example"]]
+    cache.clear()
     client.post(reverse("account_email"), {"email": "ana@new.example", "action_send": ""})
     assert [m.to for m in mailoutbox] == [["ana@new.example"], ["ana@new.example"]]
     client.post(reverse("account_email"), {"email": "ana@new.example", "action_remove": ""})

@@ -1,5 +1,6 @@
-"""Share tokens never reach a log: a share link is the key to a match, and logs are read (and
-kept) by more people than the match's owner."""
+"""Share tokens, invite codes and the accounts' mailed keys never reach a log: a share link is the
+key to a match, a password-reset link sets the account's password, and logs are read (and kept)
+by more people than the match's owner or the account's holder."""
 
 from __future__ import annotations
 
@@ -46,6 +47,61 @@ def test_an_invite_link_is_masked_in_a_path_a_referer_and_a_login_pages_next() -
     assert "next=%2Fjoin%2F***%2F&x=1" in masked and "next=%2fjoin%2f***" in masked
     untouched = "GET /circles/3/invites/12/qr.svg HTTP/1.1"
     assert mask_share_tokens(untouched) == untouched
+
+
+RESET_KEY = "2-cv8a1z-8e3f1c0b5a9d7e6f4c2b"  # <uidb36>-<Django's password reset token>
+CONFIRM_KEY = "MQ:1uYb2c:Xk3vQ9zP0aLm7nRt5uVw8yA1cE4gH6jK9nPq3sU"  # allauth's signed key
+
+
+def test_reset_and_verification_keys_are_masked_in_a_path_a_referer_and_a_next() -> None:
+    reset = reverse("account_reset_password_from_key", args=["2", RESET_KEY[2:]])
+    assert reset == f"/accounts/password/reset/key/{RESET_KEY}/"
+    confirm = reverse("account_confirm_email", args=[CONFIRM_KEY])
+    line = (
+        f'GET {reset} HTTP/1.1 "https://casino.example.com{reset}" '
+        f"POST {confirm}?next=/join/abc/ HTTP/1.1 "
+        f"GET /accounts/login/?next=%2Faccounts%2Fconfirm-email%2F{CONFIRM_KEY}%2F "
+        f"GET /accounts/login/?next=%2Faccounts%2Fpassword%2Freset%2Fkey%2F{RESET_KEY}%2F"
+    )
+    masked = mask_share_tokens(line)
+    assert RESET_KEY not in masked and CONFIRM_KEY not in masked and "cv8a1z" not in masked
+    assert masked.count("/accounts/password/reset/key/***/") == 2
+    assert "/accounts/confirm-email/***/?next=/join/***/" in masked
+    assert "%2Fconfirm-email%2F***%2F" in masked and "%2Freset%2Fkey%2F***%2F" in masked
+    # The page after the key (it is in the session by then) loses its account number too; pages
+    # without a key stay as they are.
+    assert mask_share_tokens("/accounts/password/reset/key/2-set-password/") == (
+        "/accounts/password/reset/key/***/"
+    )
+    for untouched in (
+        "GET /accounts/password/reset/key/done/ HTTP/1.1",
+        "GET /accounts/confirm-email/ HTTP/1.1",
+        "GET /accounts/password/reset/?next=%2Faccounts%2Fpassword%2Freset%2Fkey%2Fdone%2F",
+    ):
+        assert mask_share_tokens(untouched) == untouched
+
+
+@pytest.mark.django_db
+def test_djangos_request_log_does_not_show_a_verification_key(captured: io.StringIO) -> None:
+    """A wrong or used verification link, confirmed, is a 404, which Django logs with its path."""
+    response = Client().post(reverse("account_confirm_email", args=[CONFIRM_KEY]))
+    assert response.status_code == 404
+    log = captured.getvalue()
+    assert "Not Found: /accounts/confirm-email/***/" in log and CONFIRM_KEY not in log
+
+
+@pytest.mark.django_db
+def test_djangos_request_log_does_not_show_a_reset_key(captured: io.StringIO) -> None:
+    """A reset link tried too often from one address is a 429, logged with its path."""
+    path = f"/accounts/password/reset/key/{RESET_KEY}/"
+    client = Client()
+    statuses = {
+        client.post(path, {"password1": "x", "password2": "x"}).status_code for _ in range(21)
+    }
+    assert 429 in statuses
+    log = captured.getvalue()
+    assert "Too Many Requests: /accounts/password/reset/key/***/" in log
+    assert RESET_KEY not in log
 
 
 @pytest.mark.django_db
@@ -153,6 +209,42 @@ def test_gunicorns_access_log_masks_the_path_the_request_line_and_the_referer() 
     assert '"GET /shared/***/?since=1f2e HTTP/1.1" 204' in line
     assert '"https://casino.example.com/shared/***/"' in line
     assert TOKEN not in line
+
+
+def test_gunicorns_access_log_masks_a_reset_key_and_the_page_it_leads_to() -> None:
+    """A logged reset key opens the form that sets the account's password, for whoever reads the
+    log: the request for it, and the set-password page's request with it as referer."""
+    log = _gunicorn_logger()
+    stream = io.StringIO()
+    for handler in log.access_log.handlers:
+        handler.setStream(stream)
+    key_path = f"/accounts/password/reset/key/{RESET_KEY}/"
+    for path, referer in (
+        (key_path, "https://mail.example.com/"),
+        ("/accounts/password/reset/key/2-set-password/", f"https://casino.example.com{key_path}"),
+        (f"/accounts/confirm-email/{CONFIRM_KEY}/", "-"),
+    ):
+        environ = {
+            "REQUEST_METHOD": "GET",
+            "RAW_URI": path,
+            "PATH_INFO": path,
+            "QUERY_STRING": "",
+            "SERVER_PROTOCOL": "HTTP/1.1",
+            "REMOTE_ADDR": "127.0.0.1",
+            "HTTP_REFERER": referer,
+            "HTTP_USER_AGENT": "phone",
+        }
+        response = SimpleNamespace(status="200 OK", sent=0, headers=[])
+        request = SimpleNamespace(headers=[("REFERER", referer)])
+        log.access(response, request, environ, timedelta(milliseconds=3))
+    lines = stream.getvalue()
+    assert '"GET /accounts/password/reset/key/***/ HTTP/1.1" 200 0 "https://mail' in lines
+    assert (
+        '"GET /accounts/password/reset/key/***/ HTTP/1.1" 200 0 '
+        '"https://casino.example.com/accounts/password/reset/key/***/"'
+    ) in lines
+    assert '"GET /accounts/confirm-email/***/ HTTP/1.1" 200' in lines
+    assert RESET_KEY not in lines and CONFIRM_KEY not in lines
 
 
 def test_gunicorns_error_log_masks_too() -> None:

@@ -34,6 +34,8 @@ def _read_by_settings(name: str) -> bool:
 
 
 SHARE_TOKEN = "pX3b9_Zq-7LmN0aQk2Rt5uVw8yA1cE4gH6jK9nPq3sU"
+RESET_KEY = "2-cv8a1z-8e3f1c0b5a9d7e6f4c2b"
+CONFIRM_KEY = "MQ:1uYb2c:Xk3vQ9zP0aLm7nRt5uVw8yA1cE4gH6jK9nPq3sU"
 DJANGO_VARIABLES = [name for name in os.environ if _read_by_settings(name)]
 
 
@@ -156,7 +158,8 @@ def test_the_client_address_is_taken_through_the_trusted_proxies(settings: Any) 
     assert _address(settings, 0, loopback, **forwarded) == "10.0.0.2"
     # Behind one proxy at 10.0.0.2: the address it wrote (right-most), not the client's own.
     assert _address(settings, 1, ["10.0.0.0/24"], **forwarded) == "203.0.113.9"
-    assert _address(settings, 2, ["10.0.0.2"], **forwarded) == "6.6.6.6"
+    # Behind two (a CDN whose edge is 203.0.113.9, then nginx): what the CDN wrote.
+    assert _address(settings, 2, ["10.0.0.2", "203.0.113.0/24"], **forwarded) == "6.6.6.6"
     assert _address(settings, 1, ["*"], **forwarded) == "203.0.113.9"
     # Fewer addresses than proxies, or junk where the proxy's address should be: the proxy.
     assert _address(settings, 1, ["10.0.0.2"], REMOTE_ADDR="10.0.0.2") == "10.0.0.2"
@@ -175,6 +178,24 @@ def test_a_header_sent_straight_to_the_app_is_not_believed(settings: Any) -> Non
     # A UNIX socket has no address; only a process on the machine (the proxy) can reach it.
     socket = {"REMOTE_ADDR": "", "HTTP_X_FORWARDED_FOR": "203.0.113.9"}
     assert _address(settings, 1, ["127.0.0.1"], **socket) == "203.0.113.9"
+
+
+def test_a_client_that_goes_round_the_outer_proxy_is_counted_by_its_own_address(
+    settings: Any,
+) -> None:
+    """Two proxies, a CDN in front of nginx: a client that reaches nginx directly writes its own
+    X-Forwarded-For, which nginx passes on with the client's real address appended. Every hop
+    must be a trusted proxy, so the address nginx saw, not a CDN's, is the client: it cannot pick
+    a new one for every guess."""
+    cdn = ["127.0.0.1", "203.0.113.0/24"]  # nginx on this machine, the CDN's published range
+    for forged in ("10.9.8.1", "10.9.8.2", "6.6.6.6, 10.9.8.3"):
+        around = {"REMOTE_ADDR": "127.0.0.1", "HTTP_X_FORWARDED_FOR": f"{forged}, 198.51.100.66"}
+        assert _address(settings, 2, cdn, **around) == "198.51.100.66"
+    through = {"REMOTE_ADDR": "127.0.0.1", "HTTP_X_FORWARDED_FOR": "6.6.6.6, 203.0.113.40"}
+    assert _address(settings, 2, cdn, **through) == "6.6.6.6"
+    # The CDN's ranges not listed: every client seems to be the CDN's edge (a lock for all, never
+    # a fresh address per guess); check --deploy warns of it (casino.W006).
+    assert _address(settings, 2, ["127.0.0.1"], **through) == "203.0.113.40"
 
 
 def test_a_proxy_the_throttle_is_not_told_about_is_logged(
@@ -248,6 +269,28 @@ HTTPS_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
             },
             [],  # a proxy on another machine
         ),
+        # A CDN in front of nginx, its ranges listed (nginx finding the client with its realip
+        # module is the "local proxy" case above).
+        (
+            {
+                "TRUSTED_PROXY_COUNT": 2,
+                "SECURE_PROXY_SSL_HEADER": HTTPS_HEADER,
+                "TRUSTED_PROXIES": ["127.0.0.1", "173.245.48.0/20"],
+            },
+            [],
+        ),
+        (
+            {"TRUSTED_PROXY_COUNT": 2, "SECURE_PROXY_SSL_HEADER": HTTPS_HEADER},
+            ["casino.W006"],
+        ),
+        (
+            {
+                "TRUSTED_PROXY_COUNT": 2,
+                "SECURE_PROXY_SSL_HEADER": HTTPS_HEADER,
+                "TRUSTED_PROXIES": ["10.0.0.5"],
+            },
+            ["casino.W006"],
+        ),
         ({"SECURE_PROXY_SSL_HEADER": HTTPS_HEADER}, ["casino.W001"]),
         ({"TRUSTED_PROXIES": ["10.0.0.5"]}, ["casino.W002"]),
         ({"TRUSTED_PROXIES": ["*"]}, ["casino.W002"]),
@@ -274,6 +317,9 @@ HTTPS_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
         "direct",
         "local proxy",
         "remote proxy",
+        "CDN ranges listed",
+        "two proxies, one listed",
+        "two proxies, one remote listed",
         "TLS proxy but no count",
         "trusted proxy but no count",
         "everyone trusted but no count",
@@ -309,13 +355,34 @@ def test_check_deploy_is_clean_for_the_documented_proxy_setup(tmp_path: Path) ->
     assert result.returncode == 0, result.stderr
 
 
+@pytest.mark.parametrize(
+    ("hosts", "expected"),
+    [(["casino.example.com"], []), ([".example.com"], []), (["*"], ["casino.W007"])],
+)
+def test_any_host_is_warned_about(settings: Any, hosts: list[str], expected: list[str]) -> None:
+    """The links in the reset and verification mails name the host the request came to."""
+    from casino_site.checks import check_allowed_hosts
+
+    settings.ALLOWED_HOSTS = hosts
+    assert [warning.id for warning in check_allowed_hosts(None)] == expected
+
+
+def test_check_deploy_warns_when_any_host_is_allowed(tmp_path: Path) -> None:
+    environment = _production_environment(tmp_path)
+    environment["DJANGO_ALLOWED_HOSTS"] = "*"
+    result = _manage(environment, "check", "--deploy")
+    assert "casino.W007" in result.stderr and "DJANGO_ALLOWED_HOSTS" in result.stderr
+
+
 def test_what_app_servers_share_lives_in_the_database_not_in_a_process() -> None:
     from django.conf import settings
 
     assert settings.SESSION_ENGINE == "django.contrib.sessions.backends.db"
     assert settings.AXES_HANDLER == "axes.handlers.database.AxesDatabaseHandler"
     assert settings.MESSAGE_STORAGE.endswith("FallbackStorage")  # a cookie, else the session
-    assert settings.CACHES["default"]["BACKEND"] == "django.core.cache.backends.dummy.DummyCache"
+    # allauth's mail limits count in the default cache: the database's table, not a process.
+    assert settings.CACHES["default"]["BACKEND"] == "django.core.cache.backends.db.DatabaseCache"
+    assert settings.ACCOUNT_RATE_LIMITS["reset_password"]
 
 
 def test_axes_is_wired_as_its_documentation_asks() -> None:
@@ -367,7 +434,11 @@ def test_gunicorn_serves_pages_and_compressed_hashed_static_files(tmp_path: Path
     """What `make serve` does: collectstatic, migrate, gunicorn; on loopback, plain HTTP."""
     environment = _production_environment(tmp_path)
     environment.update(DJANGO_ALLOWED_HOSTS="127.0.0.1", DJANGO_SECURE_SSL_REDIRECT="False")
-    for arguments in (("collectstatic", "--noinput"), ("migrate", "--noinput")):
+    for arguments in (
+        ("collectstatic", "--noinput"),
+        ("migrate", "--noinput"),
+        ("createcachetable",),
+    ):
         result = _manage(environment, *arguments)
         assert result.returncode == 0, result.stderr
     port = _free_port()
@@ -401,12 +472,22 @@ def test_gunicorn_serves_pages_and_compressed_hashed_static_files(tmp_path: Path
         request = urllib.request.Request(shared, headers={"Referer": shared})
         with pytest.raises(urllib.error.HTTPError, match="404"):
             urllib.request.urlopen(request, timeout=10)
+        # So do the accounts' reset and verification keys (the pages answer a wrong key).
+        for path in (
+            f"/accounts/password/reset/key/{RESET_KEY}/",
+            f"/accounts/confirm-email/{CONFIRM_KEY}/",
+        ):
+            with urllib.request.urlopen(f"http://127.0.0.1:{port}{path}", timeout=10) as page:
+                assert page.status == 200
     finally:
         server.terminate()
         server.wait(timeout=30)
     written = log.read_text()
     assert '"GET /shared/***/ HTTP/1.1" 404' in written
     assert SHARE_TOKEN not in written
+    assert '"GET /accounts/password/reset/key/***/ HTTP/1.1" 200' in written
+    assert '"GET /accounts/confirm-email/***/ HTTP/1.1" 200' in written
+    assert RESET_KEY not in written and CONFIRM_KEY not in written
 
 
 def _get_when_up(url: str, server: subprocess.Popen[bytes], seconds: float = 30) -> Any:

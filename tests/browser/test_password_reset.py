@@ -136,3 +136,19 @@ def test_an_account_without_an_address_is_invited_to_add_one_and_can_then_reset(
     _log_in(page, live_server, "ana", OLD_PASSWORD)
     page.wait_for_url(f"{live_server.url}/matches/")
     expect(page.locator(".messages")).not_to_contain_text("email address set up")
+
+
+def test_asking_too_often_says_when_to_try_again(new_page, live_server, mailoutbox):
+    """Three reset mails an hour to one address; the fourth ask is answered in the app's page,
+    fitting the phone, with the wait."""
+    page = new_page(viewport=SMALL_PHONE, java_script_enabled=False)
+    for _ in range(4):
+        page.goto(f"{live_server.url}/accounts/password/reset/")
+        page.get_by_label("Email address").fill("who@example.com")
+        page.get_by_role("button", name="Reset My Password").click()
+    expect(page.locator("h1")).to_have_text("Too many requests")
+    expect(page.locator("main [role=alert]")).to_contain_text("Try again in 60 minutes.")
+    _fits_the_phone(page)
+    page.get_by_role("link", name="Home").click()
+    page.wait_for_url(f"{live_server.url}/")
+    assert len(mailoutbox) == 3
