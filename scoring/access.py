@@ -120,7 +120,7 @@ class Scope:
         member included, at once), 403 when `admin` and the account is not an admin there."""
         try:
             membership = self.memberships().filter(circle_id=circle_id).first()
-        except (ValueError, TypeError):
+        except (ValueError, TypeError, OverflowError):  # past SQLite's integers, too
             raise Http404 from None
         if membership is None:
             raise Http404
