@@ -51,14 +51,6 @@ class SideView:
     condition: str | None  # Dominican: what the side must take to win the next hand
     is_winner: bool
 
-    @property
-    def initials(self) -> str:
-        """The name short enough for a narrow column: "Ana" stays, "Benjamin" is "Ben", a team
-        "Ana & Cy" is "A&C"."""
-        if len(self.players) > 1:
-            return "&".join(name[:1] for name in self.players)
-        return self.name[:3]
-
 
 @dataclass(frozen=True)
 class TurnView:
