@@ -197,8 +197,15 @@ def login_redirect(response: HttpResponse) -> bool:
     return response.status_code == 302 and response["Location"].startswith(login_url)
 
 
+def sent_to_log_in(response: HttpResponse) -> bool:
+    """The login page, or for a script's JSON endpoint (which cannot follow a redirect to a
+    form) a 401 saying so."""
+    json_401 = response.status_code == 401 and response["Content-Type"] == "application/json"
+    return login_redirect(response) or json_401
+
+
 def refused(response: HttpResponse) -> bool:
-    return response.status_code in (403, 404, 405) or login_redirect(response)
+    return response.status_code in (403, 404, 405) or sent_to_log_in(response)
 
 
 def gets_in(response: HttpResponse) -> bool:
@@ -270,7 +277,7 @@ def test_only_the_owner_gets_in(route: Route, world: World) -> None:
                 who, method, url, response
             )
         if method in entered:
-            assert login_redirect(anonymous), _describe("anonymous", method, url, anonymous)
+            assert sent_to_log_in(anonymous), _describe("anonymous", method, url, anonymous)
             if route.kwargs:  # a page about one of the owner's objects
                 assert refused(other) or other.status_code in (301, 302, 303), _describe(
                     "another user", method, url, other

@@ -2,13 +2,17 @@
 hands, recorded once whatever number of times they are sent."""
 
 import json
+import re
+from unittest import mock
 
+from django.db import OperationalError
 from django.test import Client
 from django.urls import reverse
 from helpers import FIRST_11
 
-from scoring import services
-from scoring.models import Hand
+from scoring import circles, services
+from scoring.access import personal_circle
+from scoring.models import Hand, Membership
 
 # Ana: 27 cards, 7 spades, 10♦ and A♠ (7 points); Ben the rest (4 points).
 TYPICAL = {"number": "1", "cards_0": "27", "spades_0": "7", "card_10D": "0", "card_AS": "0"}
@@ -72,8 +76,83 @@ def test_an_outbox_hand_that_does_not_add_up_says_why(user_client, casino_match)
 
 def test_an_expired_session_or_a_stale_token_records_nothing(client, casino_match, user):
     response = _sync(client, casino_match, **TYPICAL, client_id=CLIENT_ID)
-    assert response.status_code == 302 and "/accounts/login/" in response["Location"]
+    assert (response.status_code, response.json()) == (401, {"state": "auth"})
     strict = Client(enforce_csrf_checks=True)
     strict.force_login(user)
     assert _sync(strict, casino_match, **TYPICAL, client_id=CLIENT_ID).status_code == 403
     assert not Hand.objects.exists()
+
+
+# --- every answer the outbox can get is one it can read ---------------------------------------
+
+
+def _shared_match(owner, member):
+    """A match of `owner`'s circle, which `member` belongs to as well."""
+    circle = personal_circle(owner)
+    Membership.objects.create(circle=circle, user=member, role="member")
+    ana, ben = (services.player_create(circle=circle, name=name) for name in ("Ana", "Ben"))
+    return services.match_start(circle=circle, variant="casino", sides=[[ana], [ben]])
+
+
+def test_a_removed_member_is_told_in_json_that_the_match_is_gone(client, user, other_user):
+    match = _shared_match(user, other_user)
+    client.force_login(other_user)
+    circles.member_remove(
+        circle=match.circle,
+        member_id=Membership.objects.get(circle=match.circle, user=other_user).pk,
+        by=user,
+    )
+    response = _sync(client, match, **TYPICAL, client_id=CLIENT_ID, account=other_user.pk)
+    assert response.status_code == 404 and response["Content-Type"] == "application/json"
+    assert response.json() == {
+        "state": "gone",
+        "errors": ["This match is gone, or you are no longer in its circle."],
+    }
+    assert not Hand.objects.exists()
+
+
+def test_a_deleted_match_is_gone_in_json(user_client, casino_match):
+    services.match_delete(match=casino_match)
+    response = _sync(user_client, casino_match, **TYPICAL, client_id=CLIENT_ID)
+    assert response.status_code == 404 and response.json()["state"] == "gone"
+
+
+def test_the_database_down_answers_503_in_json_with_retry_after(user_client, casino_match):
+    with mock.patch.object(services, "hand_record", side_effect=OperationalError("injected fault")):
+        response = _sync(user_client, casino_match, **TYPICAL, client_id=CLIENT_ID)
+    assert response.status_code == 503 and response["Retry-After"] == "30"
+    assert response.json() == {
+        "state": "unavailable",
+        "errors": ["Could not save the hand, nothing was stored; try again."],
+    }
+    # Back again: the same hand, sent again, is recorded once.
+    assert _sync(user_client, casino_match, **TYPICAL, client_id=CLIENT_ID).status_code == 201
+    assert Hand.objects.count() == 1
+
+
+def test_a_server_error_and_a_wrong_method_answer_json(user_client, casino_match):
+    with mock.patch.object(services, "hand_record", side_effect=RuntimeError("a bug")):
+        response = _sync(user_client, casino_match, **TYPICAL, client_id=CLIENT_ID)
+    assert (response.status_code, response.json()) == (500, {"state": "error"})
+    wrong = user_client.get(reverse("scoring:hand-sync", args=[casino_match.pk]))
+    assert (wrong.status_code, wrong.json(), wrong["Allow"]) == (405, {"state": "refused"}, "POST")
+
+
+def test_a_hand_typed_by_another_account_is_not_recorded_in_this_session(
+    user_client, casino_match, user, other_user
+):
+    """The phone changed hands: a hand another account typed is never stored as this one's."""
+    response = _sync(
+        user_client, casino_match, **TYPICAL, client_id=CLIENT_ID, account=other_user.pk
+    )
+    assert (response.status_code, response.json()) == (403, {"state": "account"})
+    assert not Hand.objects.exists()
+    mine = _sync(user_client, casino_match, **TYPICAL, client_id=CLIENT_ID, account=user.pk)
+    assert mine.status_code == 201 and Hand.objects.get().entered_by == user
+
+
+def test_the_board_names_the_account_it_is_for(user_client, casino_match, client, user):
+    page = user_client.get(casino_match.get_absolute_url()).content.decode()
+    assert re.search(rf'<body [^>]*data-account="{user.pk}"', page)
+    user_client.logout()
+    assert "data-account" not in client.get(reverse("login")).content.decode()

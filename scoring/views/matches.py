@@ -7,9 +7,9 @@ import logging
 from typing import Any
 
 from django.contrib import messages
-from django.core.exceptions import ValidationError
+from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import DatabaseError
-from django.http import HttpResponse, JsonResponse
+from django.http import Http404, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
@@ -265,16 +265,57 @@ def _hand_moved(
     return _hand_answer(request, match, form, status=409, changed=True, moved_note=note)
 
 
+# A database that is down is usually back within a minute: the outbox tries again after this.
+SYNC_RETRY_AFTER = 30
+
+
+def _sync_answers(view: Any) -> Any:
+    """The outbox's endpoint answers its script in JSON whatever goes wrong (a match deleted, a
+    member removed, a session ended, the database down), so that no hand waits on an answer the
+    phone cannot read. Outermost: a signed-out phone is told so (401), not sent to log in."""
+
+    @functools.wraps(view)
+    def wrapper(request: HtmxHttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
+        try:
+            if not request.user.is_authenticated:
+                return JsonResponse({"state": "auth"}, status=401)
+            response = view(request, *args, **kwargs)
+        except Http404:
+            message = _("This match is gone, or you are no longer in its circle.")
+            return JsonResponse({"state": "gone", "errors": [message]}, status=404)
+        except PermissionDenied as error:
+            return JsonResponse({"state": "refused", "errors": [str(error)]}, status=403)
+        except DatabaseError:
+            # hand_record is one transaction: when it fails, none of the hand was stored.
+            logger.exception("Recording an outbox hand of match %s failed", kwargs.get("pk"))
+            message = _("Could not save the hand, nothing was stored; try again.")
+            response = JsonResponse({"state": "unavailable", "errors": [message]}, status=503)
+            response["Retry-After"] = str(SYNC_RETRY_AFTER)
+            return response
+        except Exception:
+            logger.exception("Sending an outbox hand of match %s failed", kwargs.get("pk"))
+            return JsonResponse({"state": "error"}, status=500)
+        if response.status_code == 405:  # @require_POST
+            return JsonResponse({"state": "refused"}, status=405, headers={"Allow": "POST"})
+        return response
+
+    return wrapper
+
+
+@_sync_answers
 @scoped
 @require_POST
 def hand_sync(request: HtmxHttpRequest, pk: int) -> JsonResponse:
     """A hand saved without signal, sent from the phone's outbox (app.js): the answer is for the
     script. `client_id` makes a resend harmless; a number taken meanwhile by another phone is a
-    conflict the phone shows, never a silent drop."""
+    conflict the phone shows, never a silent drop. `account` is who typed the hand: a session
+    of another account (the phone changed hands) records nothing."""
+    if request.POST.get("account", str(request.user.pk)) != str(request.user.pk):
+        return JsonResponse({"state": "account"}, status=403)
     match = request.scope.match(pk)
     client_id = request.POST.get("client_id", "").strip()
     form = HandForm(request.POST, side_names=services.side_names(match), variant=match.variant)
-    if not client_id or len(client_id) > 64:
+    if not client_id or len(client_id) > 64 or "\x00" in client_id:  # PostgreSQL refuses NUL
         return JsonResponse({"state": "invalid", "errors": [_("This hand has no id.")]}, status=400)
     if not form.is_valid():
         errors = [str(error) for errors in form.errors.values() for error in errors]

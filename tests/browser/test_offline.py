@@ -1,26 +1,48 @@
 """Without signal: the app installs, a reload shows the board from the phone, hands saved offline
 wait in an outbox and are sent once, in order, when the network is back."""
 
+import time
 from pathlib import Path
 from typing import Any
 
 import pytest
 from conftest import CHROMIUM, CHROMIUM_ARGS, PHONE
+from django.conf import settings
+from django.test import Client
+from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import expect
 
-from scoring.models import Hand, Match
+from scoring import circles, services
+from scoring.access import personal_circle
+from scoring.models import Hand, Match, Membership
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 CONTROLLED = "() => navigator.serviceWorker.ready.then(() => !!navigator.serviceWorker.controller)"
-KEPT_PAGES = "() => caches.open('casino-pages').then((cache) => cache.keys()).then((keys) => keys.map((r) => new URL(r.url).pathname))"
+# The pages kept for each account: {cache name: [paths]}.
+KEPT_PAGES = """async () => {
+  const kept = {};
+  for (const name of (await caches.keys()).filter((name) => name.startsWith("casino-pages"))) {
+    kept[name] = (await (await caches.open(name)).keys()).map((r) => new URL(r.url).pathname);
+  }
+  return kept;
+}"""
+
+
+def _until(page: Any, script: str, timeout: float = 5.0) -> None:
+    """Wait until `script` (which may answer a promise) comes true: wait_for_function takes a
+    promise for true at once."""
+    deadline = time.monotonic() + timeout
+    while not page.evaluate(script):
+        assert time.monotonic() < deadline, f"never true: {script}"
+        page.wait_for_timeout(100)
 
 
 def _controlled(page: Any) -> None:
     """Wait until the service worker runs the page, then load it again so it keeps a copy."""
-    page.wait_for_function(CONTROLLED)
+    _until(page, CONTROLLED)
     page.reload()
-    page.wait_for_function(CONTROLLED)
+    _until(page, CONTROLLED)
 
 
 def _offline_hand(page: Any, cards: int, spades: int, specials: tuple[str, ...] = ()) -> None:
@@ -54,7 +76,7 @@ def _installable(page: Any, live_server: Any) -> None:
     worker = page.request.get(f"{live_server.url}/sw.js")
     assert worker.headers["cache-control"] == "no-cache"
     assert worker.headers["service-worker-allowed"] == "/"
-    page.wait_for_function(CONTROLLED)
+    _until(page, CONTROLLED)
     session = page.context.new_cdp_session(page)
     errors = session.send("Page.getInstallabilityErrors")["installabilityErrors"]
     assert errors == []
@@ -131,13 +153,76 @@ def test_a_hand_taken_meanwhile_by_another_phone_is_a_conflict_to_resolve(
     assert list(Hand.objects.values_list("number", flat=True).order_by("number")) == [1, 2]
 
 
-def test_logging_out_forgets_the_kept_pages(page: Any, log_in: Any, start_match: Any) -> None:
-    log_in(page)
+def test_logging_out_forgets_the_kept_pages(
+    page: Any, log_in: Any, start_match: Any, live_server: Any
+) -> None:
+    ana = log_in(page)
     url = start_match(page, ["Ana", "Ben"])
     _controlled(page)
-    assert url.removeprefix(page.url.split("/matches/")[0]) in page.evaluate(KEPT_PAGES)
+    path = url.removeprefix(page.url.split("/matches/")[0])
+    assert path in page.evaluate(KEPT_PAGES)[f"casino-pages-{ana.pk}"]
     page.locator("details[data-menu] summary").click()
     page.get_by_role("button", name="Log out").click()
-    page.wait_for_load_state()
-    page.wait_for_function("() => caches.keys().then((names) => !names.includes('casino-pages'))")
-    assert page.evaluate(KEPT_PAGES) == []
+    page.wait_for_url(f"{live_server.url}/")
+    _until(
+        page,
+        "() => caches.keys().then((names) => !names.some((name) => name.startsWith('casino-pages')))",
+    )
+    assert page.evaluate(KEPT_PAGES) == {}
+
+
+def _signed_in(page: Any, live_server: Any, user: Any) -> None:
+    """The phone's session becomes `user`'s without a page for no one in between (a login in
+    another tab, a session cookie handed over): only what the next page says tells who it is."""
+    client = Client()
+    client.force_login(user)
+    cookie = client.cookies[settings.SESSION_COOKIE_NAME].value
+    page.context.add_cookies(
+        [{"name": settings.SESSION_COOKIE_NAME, "value": cookie, "url": live_server.url}]
+    )
+
+
+def _not_served_offline(page: Any, url: str) -> None:
+    """Without signal the page is not there; back online, the match list is opened again."""
+    page.context.set_offline(True)
+    with pytest.raises(PlaywrightError, match="net::ERR_"):
+        page.goto(url)
+    page.context.set_offline(False)
+    page.goto(url.split("/matches/")[0] + "/matches/")
+
+
+def test_pages_kept_for_one_account_are_not_shown_offline_to_the_next(
+    page: Any, log_in: Any, start_match: Any, live_server: Any, django_user_model: Any
+) -> None:
+    log_in(page, "ana")
+    url = start_match(page, ["Ana", "Ben"])
+    _controlled(page)
+    assert url.removeprefix(live_server.url) in str(page.evaluate(KEPT_PAGES))
+
+    ben = django_user_model.objects.create_user(username="ben", password="casino-pass-1")
+    _signed_in(page, live_server, ben)
+    page.goto(f"{live_server.url}/matches/")  # Ben's first page: Ana's pages go
+    _until(page, f"() => caches.match('{url}', {{ ignoreVary: true }}).then((kept) => !kept)")
+    _not_served_offline(page, url)
+    assert page.evaluate(KEPT_PAGES) == {f"casino-pages-{ben.pk}": ["/matches/"]}
+
+
+def test_a_board_the_member_lost_is_forgotten_once_asked_for_online(
+    page: Any, log_in: Any, live_server: Any, django_user_model: Any
+) -> None:
+    cy = django_user_model.objects.create_user(username="cy", password="casino-pass-1")
+    circle = personal_circle(cy)
+    ana = log_in(page, "ana")
+    membership = Membership.objects.create(circle=circle, user=ana, role="member")
+    players = [services.player_create(circle=circle, name=name) for name in ("Cy", "Ana")]
+    match = services.match_start(circle=circle, variant="casino", sides=[[p] for p in players])
+    url = f"{live_server.url}{match.get_absolute_url()}"
+    page.goto(url)
+    _controlled(page)
+    assert match.get_absolute_url() in str(page.evaluate(KEPT_PAGES))
+
+    circles.member_remove(circle=circle, member_id=membership.pk, by=cy)
+    response = page.goto(url)  # online: the server no longer gives it
+    assert response is not None and response.status == 404
+    _not_served_offline(page, url)
+    assert match.get_absolute_url() not in page.evaluate(KEPT_PAGES)[f"casino-pages-{ana.pk}"]

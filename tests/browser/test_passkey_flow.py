@@ -47,7 +47,7 @@ def _sign_in_without_the_form(page: Any, live_server: Any, user: Any) -> None:
 
 def _log_out(page: Any, live_server: Any) -> None:
     page.goto(f"{live_server.url}/accounts/logout/")
-    page.locator("main form button[type=submit]").click()
+    page.get_by_role("main").get_by_role("button", name="Log out", exact=True).click()
     page.wait_for_url(re.compile(r"^(?!.*/accounts/logout/)"))
 
 

@@ -4,15 +4,19 @@
 // - The app's own files are kept in a cache named after the release; a new release empties the
 //   old ones.
 // - Pages go to the network first. The match list and each scoreboard opened are kept as last
-//   seen, so a reload without signal shows them.
-// - Logging out empties the kept pages (app.js asks for it).
+//   seen, so a reload without signal shows them, in a cache of the account the page was for
+//   (base.html names it on <body>): app.js forgets every other account's at each page load,
+//   and the account's own when it logs out. A page the server no longer gives (a match deleted,
+//   a member removed, a session ended) is forgotten as soon as it is asked for online.
 // - Background Sync, where the browser has it, wakes an open board to send its outbox.
 "use strict";
 
 const STATIC_CACHE = "casino-static-" + RELEASE;
-const PAGES_CACHE = "casino-pages";
+const PAGES_CACHE = "casino-pages-";  // + the account's id
 // The pages worth keeping: the match list and a match's scoreboard.
 const KEPT = /^\/matches\/(\d+\/)?$/;
+// Whose page it is: the signed-in account, named on <body>; a page for no one is not kept.
+const ACCOUNT = /<body\b[^>]*\sdata-account="(\d+)"/;
 
 self.addEventListener("install", (event) => {
   event.waitUntil(caches.open(STATIC_CACHE).then((cache) => cache.addAll(PRECACHE)).then(() => self.skipWaiting()));
@@ -22,7 +26,7 @@ self.addEventListener("activate", (event) => {
   event.waitUntil(
     caches.keys()
       .then((names) => Promise.all(names
-        .filter((name) => name.startsWith("casino-static-") && name !== STATIC_CACHE)
+        .filter((name) => (name.startsWith("casino-static-") && name !== STATIC_CACHE) || name === "casino-pages")
         .map((name) => caches.delete(name))))
       .then(() => self.clients.claim())
   );
@@ -32,17 +36,42 @@ function pageKey(url) {
   return url.origin + url.pathname;  // one copy per page, whatever its query
 }
 
+async function pageCaches() {
+  return (await caches.keys()).filter((name) => name.startsWith(PAGES_CACHE));
+}
+
+async function forgetPage(key) {
+  await Promise.all((await pageCaches()).map(async (name) => (await caches.open(name)).delete(key)));
+}
+
+// Keep the page under its account; forget it when the server answers it with anything but the
+// page itself (a redirect to log in, 403, 404), but not when the server is in trouble (5xx).
+async function keepPage(url, response) {
+  const key = pageKey(url);
+  const html = (response.headers.get("Content-Type") || "").startsWith("text/html");
+  if (response.ok && !response.redirected && html) {
+    const copy = response.clone();
+    const owner = ACCOUNT.exec(await response.clone().text());
+    if (owner) {
+      await (await caches.open(PAGES_CACHE + owner[1])).put(key, copy);
+      return;
+    }
+  } else if (response.status >= 500) {
+    return;
+  }
+  await forgetPage(key);
+}
+
 async function networkFirst(request, url) {
-  const cache = await caches.open(PAGES_CACHE);
   try {
     const response = await fetch(request);
-    if (response.ok && !response.redirected && KEPT.test(url.pathname)) {
-      await cache.put(pageKey(url), response.clone());
-    }
+    if (KEPT.test(url.pathname)) await keepPage(url, response);
     return response;
   } catch (error) {
-    const kept = await cache.match(pageKey(url), { ignoreVary: true });
-    if (kept) return kept;
+    for (const name of await pageCaches()) {
+      const kept = await (await caches.open(name)).match(pageKey(url), { ignoreVary: true });
+      if (kept) return kept;
+    }
     throw error;
   }
 }
@@ -63,7 +92,9 @@ self.addEventListener("fetch", (event) => {
 
 self.addEventListener("message", (event) => {
   if (event.data && event.data.type === "forget-pages") {
-    event.waitUntil(caches.delete(PAGES_CACHE));
+    const account = event.data.account;
+    event.waitUntil(account ? caches.delete(PAGES_CACHE + account)
+      : pageCaches().then((names) => Promise.all(names.map((name) => caches.delete(name)))));
   }
 });
 
