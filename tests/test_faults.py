@@ -95,6 +95,7 @@ def test_database_failure_while_recording_a_hand_stores_nothing_and_says_so(
         response = user_client.post(url, {**HAND, "sweeps_0": "1"}, headers=HX if htmx else {})
     body = response.content.decode()
     assert response.status_code == 503
+    assert int(response["Retry-After"]) > 0  # the same answer as the outbox's and /healthz's
     assert MESSAGE in body
     assert 'value="27"' in body and 'value="7"' in body  # what was typed is still there
     assert _state(casino_match) == before

@@ -68,3 +68,15 @@ def download(
     response["Content-Disposition"] = f'attachment; filename="{filename}"'
     response["Cache-Control"] = "private, no-store"
     return response
+
+
+# A database that is down is usually back within a minute: clients (a balancer, the outbox, a
+# phone's form) are told to try again after this.
+RETRY_AFTER = 30
+
+
+def unavailable(response: HttpResponse) -> HttpResponse:
+    """The answer while the database cannot be reached: 503, and when to try again."""
+    response.status_code = 503
+    response["Retry-After"] = str(RETRY_AFTER)
+    return response

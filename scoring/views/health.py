@@ -4,7 +4,7 @@ from django.db import DatabaseError, connection
 from django.http import HttpRequest, HttpResponse
 from django.views.decorators.http import require_safe
 
-RETRY_AFTER = 30  # seconds: a database that is down is usually back within a minute
+from scoring.views.common import unavailable
 
 
 @require_safe
@@ -15,7 +15,5 @@ def healthz(request: HttpRequest) -> HttpResponse:
         with connection.cursor() as cursor:
             cursor.execute("SELECT 1")
     except DatabaseError:
-        response = HttpResponse("database unavailable", content_type="text/plain", status=503)
-        response["Retry-After"] = str(RETRY_AFTER)
-        return response
+        return unavailable(HttpResponse("database unavailable", content_type="text/plain"))
     return HttpResponse("ok", content_type="text/plain")

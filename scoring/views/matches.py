@@ -23,7 +23,7 @@ from scoring.matchdoc import MAX_HANDS
 from scoring.models import Match
 from scoring.once import once_per_form
 from scoring.views.circles import current_circle
-from scoring.views.common import HtmxHttpRequest, partial_template, render_region
+from scoring.views.common import HtmxHttpRequest, partial_template, render_region, unavailable
 
 logger = logging.getLogger(__name__)
 
@@ -216,7 +216,8 @@ def hand_create(request: HtmxHttpRequest, pk: int) -> HttpResponse:
             match.refresh_from_db()
             return _hand_answer(request, match, changed=True, saved=True)
     match.refresh_from_db()
-    return _hand_answer(request, match, form, status=status)
+    answer = _hand_answer(request, match, form, status=status)
+    return unavailable(answer) if status == 503 else answer
 
 
 def _hand_answer(
@@ -265,10 +266,6 @@ def _hand_moved(
     return _hand_answer(request, match, form, status=409, changed=True, moved_note=note)
 
 
-# A database that is down is usually back within a minute: the outbox tries again after this.
-SYNC_RETRY_AFTER = 30
-
-
 def _sync_answers(view: Any) -> Any:
     """The outbox's endpoint answers its script in JSON whatever goes wrong (a match deleted, a
     member removed, a session ended, the database down), so that no hand waits on an answer the
@@ -289,9 +286,7 @@ def _sync_answers(view: Any) -> Any:
             # hand_record is one transaction: when it fails, none of the hand was stored.
             logger.exception("Recording an outbox hand of match %s failed", kwargs.get("pk"))
             message = _("Could not save the hand, nothing was stored; try again.")
-            response = JsonResponse({"state": "unavailable", "errors": [message]}, status=503)
-            response["Retry-After"] = str(SYNC_RETRY_AFTER)
-            return response
+            return unavailable(JsonResponse({"state": "unavailable", "errors": [message]}))
         except Exception:
             logger.exception("Sending an outbox hand of match %s failed", kwargs.get("pk"))
             return JsonResponse({"state": "error"}, status=500)
