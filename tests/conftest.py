@@ -69,3 +69,14 @@ def mail_limits_start_afresh(request, django_db_blocker):
 
         with django_db_blocker.unblock():
             cache.clear()
+
+
+@pytest.fixture
+def ana_with_email(user):
+    """ana, whose address (ana@example.com) is verified."""
+    from allauth.account.models import EmailAddress
+
+    user.email = "ana@example.com"
+    user.save(update_fields=["email"])
+    EmailAddress.objects.create(user=user, email=user.email, verified=True, primary=True)
+    return user

@@ -65,15 +65,6 @@ def _messages(response: Any) -> list[str]:
     return [str(message) for message in get_messages(response.wsgi_request)]
 
 
-@pytest.fixture
-def ana_with_email(user: Any) -> Any:
-    """ana, whose address is verified."""
-    user.email = "ana@example.com"
-    user.save(update_fields=["email"])
-    EmailAddress.objects.create(user=user, email=user.email, verified=True, primary=True)
-    return user
-
-
 # --- signing up ----------------------------------------------------------------------------------
 
 

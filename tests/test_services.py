@@ -3,7 +3,7 @@ import contextlib
 import pytest
 from helpers import FIRST_8, FIRST_11, SECOND_8, at_once, tally
 
-from scoring import rules, services
+from scoring import matchdoc, rules, services
 from scoring.models import Hand, Match, Player, Seat, Tally
 
 pytestmark = pytest.mark.django_db
@@ -199,14 +199,8 @@ def test_a_match_has_one_rematch_however_often_it_is_asked_for(casino_match):
 def _every_option_of_every_variant() -> list[rules.Rules]:
     """Each variant with each value of each option away from its default (where the variant
     allows it), and one with every option moved at once."""
-    options = {
-        "target": (11, 61),
-        "sweeps": tuple(rules.SweepRule),
-        "several_reach": tuple(rules.SeveralReach),
-        "scoring": tuple(rules.Scoring),
-        "twenty_needs": tuple(rules.TwentyNeeds),
-        "ties": tuple(rules.Ties),
-        "sweep_freeze": tuple(rules.SweepFreeze),
+    options = {"target": (11, 61)} | {
+        name: values for name, values in matchdoc.OPTION_VALUES.items() if name != "variant"
     }
     found = []
     for variant in rules.Variant:
