@@ -4,7 +4,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: messages screenshots run serve test lint format bench-rules bench-pages bench-load bench-match bench-files install clean
+.PHONY: messages screenshots run serve test test-fast lint format bench-rules bench-pages bench-load bench-match bench-files install clean
 
 $(STAMP): pyproject.toml
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -28,11 +28,23 @@ serve: $(STAMP)
 	$(PY) manage.py migrate --noinput
 	$(VENV)/bin/gunicorn casino_site.wsgi --config scripts/gunicorn.conf.py --bind $(SERVE_BIND)
 
-test: $(STAMP)
+# The linters: ruff, the import contracts of .importlinter (docs/ARCHITECTURE.md), and no model
+# change without its migration.
+lint: $(STAMP)
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
+	$(VENV)/bin/lint-imports --no-cache
 	$(PY) manage.py makemigrations --check --dry-run
+
+test: lint
 	$(PY) -m pytest
+
+# The quick loop: no browser tests and none marked slow, on every core (pytest-xdist); prints the
+# time it took.
+test-fast: $(STAMP)
+	@start=$$(date +%s); \
+	$(PY) -m pytest -q -p no:cacheprovider -n auto -m "not browser and not slow"; status=$$?; \
+	echo "test-fast: $$(( $$(date +%s) - start )) s"; exit $$status
 
 # Refresh the catalogues after changing texts (needs Debian's gettext), translate what is new
 # in locale/*/LC_MESSAGES/django.po, then compile; the compiled .mo files are committed.

@@ -89,7 +89,7 @@ TEMPLATES = [
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
                 "django.template.context_processors.i18n",
-                "scoring.views.circles.header_circle",
+                "scoring.context_processors.header_circle",
             ],
             "builtins": ["template_partials.templatetags.partials"],
         },

@@ -1,7 +1,20 @@
 import json
+import os
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, settings
+
+# Every property test's settings but its number of examples, set once. No deadline: a shared
+# machine is slow at times, and a property test is about what, not how fast. In CI every run
+# tries the same examples, so a red build can be reproduced; locally each run explores new ones.
+settings.register_profile(
+    "casino",
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow],
+    derandomize=bool(os.environ.get("CI")),
+)
+settings.load_profile("casino")
 
 SCORING_EXAMPLES = Path(__file__).resolve().parent / "data" / "scoring_examples.json"
 

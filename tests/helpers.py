@@ -8,6 +8,9 @@ from django.db import connection
 
 from scoring.rules import Tally
 
+# The header htmx sends with every request it makes: a view answers it with a part of the page.
+HX = {"HX-Request": "true"}
+
 T = TypeVar("T")
 
 

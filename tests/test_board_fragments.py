@@ -5,13 +5,12 @@ shown again."""
 import pytest
 from django.test import Client
 from django.urls import reverse
-from helpers import FIRST_8, FIRST_11
+from helpers import FIRST_8, FIRST_11, HX
 
 from scoring import services
 from scoring.models import Match, Player
 
 pytestmark = pytest.mark.django_db
-HX = {"HX-Request": "true"}
 
 
 def _board(client: Client, match: Match, **headers: str) -> str:

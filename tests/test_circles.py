@@ -17,7 +17,8 @@ from django.http import Http404
 from django.test import Client, override_settings
 from django.test.utils import CaptureQueriesContext
 from django.urls import include, path, reverse
-from hypothesis import HealthCheck, given, settings
+from helpers import HX
+from hypothesis import given, settings
 from hypothesis import strategies as st
 from hypothesis.extra.django import TestCase
 
@@ -26,7 +27,6 @@ from scoring.access import SESSION_KEY, Scope
 from scoring.models import Circle, Match, Membership, Player, PlayerRecordStat
 
 pytestmark = pytest.mark.django_db
-HX = {"HX-Request": "true"}
 ADMIN, MEMBER = Membership.Role.ADMIN, Membership.Role.MEMBER
 
 
@@ -663,7 +663,7 @@ class AnySequenceKeepsTheRules(TestCase):
     against a model of the rules: a circle never ends without an admin, and nobody but an admin
     changes anyone's membership."""
 
-    @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+    @settings(max_examples=40)
     @given(
         start=st.lists(st.sampled_from([ADMIN, MEMBER, None]), min_size=3, max_size=3),
         steps=st.lists(

@@ -18,6 +18,7 @@ from django.db import OperationalError, connection
 from django.test import Client
 from django.urls import reverse
 from django.utils.crypto import get_random_string
+from helpers import HX
 
 from scoring import services
 from scoring.models import Hand, Match, Tally
@@ -26,7 +27,6 @@ from scoring.models import Hand, Match, Tally
 HAND = {"number": "1", "cards_0": "27", "spades_0": "7", "card_10D": "0", "card_AS": "0"}
 # The same hand counted differently: side 1 took the 2♠ as well (8 points).
 OTHER_COUNTS = {**HAND, "card_2S": "0"}
-HX = {"HX-Request": "true"}
 MESSAGE = "Could not save the hand, nothing was stored; try again"
 
 

@@ -8,14 +8,13 @@ import re
 import pytest
 from django.test import Client
 from django.urls import reverse
-from helpers import FIRST_8, FIRST_11, SECOND_8, tally
+from helpers import FIRST_8, FIRST_11, HX, SECOND_8, tally
 
 from scoring import services, transfer
 from scoring.forms import HandForm
 from scoring.models import HandRevision, Match, Membership
 
 pytestmark = pytest.mark.django_db
-HX = {"HX-Request": "true"}
 # Side 1 takes 30 cards, 9 spades, the little casino, the ace of spades and 2 sweeps.
 SWEPT = (tally(30, 9, little=True, aces="S", sweeps=2), tally(22, 4, big=True, aces="CHD"))
 

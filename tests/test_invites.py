@@ -16,8 +16,8 @@ from django.contrib.messages import get_messages
 from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
-from helpers import at_once
-from hypothesis import HealthCheck, given, settings
+from helpers import HX, at_once
+from hypothesis import given, settings
 from hypothesis import strategies as st
 from hypothesis.extra.django import TestCase
 
@@ -27,7 +27,6 @@ from scoring.models import Circle, FormSubmission, Invite, Membership
 from scoring.once import FIELD
 
 pytestmark = pytest.mark.django_db
-HX = {"HX-Request": "true"}
 PASSWORD = "a-Long-pass-42"
 
 
@@ -633,11 +632,7 @@ class NoSequenceBreaksAnInvitesLimits(TestCase):
     the invite is active, at most `max_uses` accounts join, and a member joining again changes
     nothing."""
 
-    @settings(
-        max_examples=60,
-        deadline=None,
-        suppress_health_check=[HealthCheck.too_slow],
-    )
+    @settings(max_examples=60)
     @given(
         days=st.sampled_from(invites.DAYS_CHOICES),
         max_uses=st.one_of(st.none(), st.integers(1, 4)),

@@ -14,7 +14,7 @@ from collections.abc import Sequence
 import pytest
 from django.core.management import call_command
 from helpers import tally as side
-from hypothesis import HealthCheck, given, settings
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from scoring import rules
@@ -1078,9 +1078,7 @@ def expected_sweep_points(
     return raw
 
 
-PROPERTY_SETTINGS = settings(
-    max_examples=250, deadline=None, suppress_health_check=[HealthCheck.too_slow]
-)
+PROPERTY_SETTINGS = settings(max_examples=250)
 
 
 @PROPERTY_SETTINGS
@@ -1213,7 +1211,7 @@ def perturbed_hands(draw: st.DrawFn) -> tuple[Tally, ...]:
     return tuple(Tally(**entry) for entry in tallies)
 
 
-@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=300)
 @given(tallies=perturbed_hands())
 def test_validate_accepts_exactly_the_hands_that_add_up(tallies: tuple[Tally, ...]) -> None:
     problems = rules.validate(tallies, len(tallies))

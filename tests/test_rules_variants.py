@@ -12,7 +12,7 @@ from collections.abc import Sequence
 
 import pytest
 from helpers import tally
-from hypothesis import HealthCheck, assume, given, settings
+from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from scoring import rules
@@ -866,9 +866,7 @@ def net_sweeps(match_rules: Rules, tallies: Sequence[Tally], before: Sequence[in
     return raw
 
 
-PROPERTY_SETTINGS = settings(
-    max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow]
-)
+PROPERTY_SETTINGS = settings(max_examples=200)
 
 
 @st.composite
@@ -1027,7 +1025,7 @@ def variant_fields_fit(tallies: Sequence[Tally], variant: str) -> bool:
     return not last and not jacks
 
 
-@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=300)
 @given(data=st.data())
 def test_property_validate_accepts_exactly_the_possible_hands(data: st.DataObject) -> None:
     variant = data.draw(st.sampled_from(["swedish", "finnish", "spade", "casino"]))

@@ -15,6 +15,7 @@ from axes.models import AccessAttempt
 from django.test import Client, RequestFactory
 from django.urls import reverse
 from django.utils import timezone
+from helpers import HX
 from test_authorization_matrix import (
     OWNER_MARK,
     ROUTES,
@@ -28,7 +29,6 @@ from test_authorization_matrix import (
 from scoring.models import Hand, Player
 
 pytestmark = pytest.mark.django_db
-HX = {"HX-Request": "true"}
 SCRIPT_NAME = "<script>alert(1)</script>"
 ATTRIBUTE_NAME = '"><img src=x onerror=alert(2)>'
 RAW_PAYLOADS = (SCRIPT_NAME, "<img src=x")

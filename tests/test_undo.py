@@ -4,12 +4,11 @@ the form, and a double tap, a late tap or another phone's hand cannot make it de
 import re
 
 from django.urls import reverse
-from helpers import FIRST_8, FIRST_11
+from helpers import FIRST_8, FIRST_11, HX
 
 from scoring import services
 from scoring.models import Hand
 
-HX = {"HX-Request": "true"}
 # Ana: 27 cards, 7 spades, 10♦ and A♠ (7 points); Ben the rest (4 points).
 TYPICAL = {"number": "1", "cards_0": "27", "spades_0": "7", "card_10D": "0", "card_AS": "0"}
 

@@ -9,13 +9,12 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 from django.utils import timezone
-from helpers import FIRST_11
+from helpers import FIRST_11, HX
 
 from scoring import demo, selectors, services, stats
 from scoring.models import Match, Player
 
 pytestmark = pytest.mark.django_db
-HX = {"HX-Request": "true"}
 
 
 @pytest.fixture

@@ -2,13 +2,12 @@ import re
 
 import pytest
 from django.urls import reverse
-from helpers import FIRST_8, FIRST_11
+from helpers import FIRST_8, FIRST_11, HX
 
 from scoring import selectors, services
 from scoring.models import Hand, Match
 
 pytestmark = pytest.mark.django_db
-HX = {"HX-Request": "true"}
 # Side 1: 27 cards, 7 spades, 10♦ and A♠: 3 + 1 + 2 + 1 = 7; side 2 gets the rest: 2♠ and 3 aces = 4.
 TYPICAL = {"number": "1", "cards_0": "27", "spades_0": "7", "card_10D": "0", "card_AS": "0"}
 

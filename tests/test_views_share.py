@@ -6,13 +6,12 @@ import re
 
 import pytest
 from django.urls import reverse
-from helpers import FIRST_8, SECOND_8
+from helpers import FIRST_8, HX, SECOND_8
 
 from scoring import services, transfer
 from scoring.models import Hand, Match
 
 pytestmark = pytest.mark.django_db
-HX = {"HX-Request": "true"}
 TYPICAL = {"number": "1", "cards_0": "27", "spades_0": "7", "card_10D": "0", "card_AS": "0"}
 
 

@@ -9,14 +9,13 @@ from django.db import connection
 from django.test import Client
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
-from helpers import FIRST_8, at_once
+from helpers import FIRST_8, HX, at_once
 
 from scoring import services
 from scoring.models import FormSubmission, Hand, Match, Player
 from scoring.once import FIELD
 
 pytestmark = pytest.mark.django_db
-HX = {"HX-Request": "true"}
 # Side 1: 27 cards, 7 spades, 10♦ and A♠ (7 points); side 2 the rest (4 points).
 TYPICAL = {"number": "1", "cards_0": "27", "spades_0": "7", "card_10D": "0", "card_AS": "0"}
 SETUP = {"variant": "casino", "layout": "2", "target": "21", "first_dealer": "0"}

@@ -12,14 +12,13 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 from django.http import StreamingHttpResponse
 from django.urls import reverse
 from django.utils import timezone
-from helpers import FIRST_8, FIRST_11
+from helpers import FIRST_8, FIRST_11, HX
 from test_transfer import PLAIN, document, old_export_text, snapshot, tally
 
 from scoring import services, transfer
 from scoring.models import Match
 
 pytestmark = pytest.mark.django_db
-HX = {"HX-Request": "true"}
 IMPORT = reverse("scoring:match-import")
 
 

@@ -18,9 +18,9 @@ from django.views.decorators.http import require_http_methods, require_POST, req
 from django_htmx.http import HttpResponseClientRedirect
 
 from scoring import circles
-from scoring.access import SESSION_KEY, scoped
+from scoring.access import scoped
 from scoring.forms import readable_text
-from scoring.models import Circle, Membership
+from scoring.models import Membership
 from scoring.once import once_per_form
 from scoring.views.common import HtmxHttpRequest, render_region
 
@@ -225,28 +225,3 @@ def circle_leave(request: HtmxHttpRequest, pk: int) -> HttpResponse:
         return render(request, CIRCLE_TEMPLATE, context, status=400)
     messages.success(request, _("You left %(name)s.") % {"name": me.circle})
     return redirect("scoring:circles")
-
-
-# --- the header ----------------------------------------------------------------------------------
-
-
-def current_circle(request: HttpRequest) -> Circle | None:
-    """The signed-in account's current circle, for the header: the one a scoped view already
-    loaded (no query), else read once per request (one query)."""
-    if not hasattr(request, "_current_circle"):
-        scope = getattr(request, "_scope", None)
-        user = getattr(request, "user", None)
-        if scope is not None and scope.known_circle is not None:
-            circle = scope.known_circle
-        elif user is not None and user.is_authenticated:
-            session = getattr(request, "session", {})
-            circle = circles.current_circle_of(user, session.get(SESSION_KEY))
-        else:
-            circle = None
-        request._current_circle = circle  # type: ignore[attr-defined]
-    return request._current_circle  # type: ignore[attr-defined]
-
-
-def header_circle(request: HttpRequest) -> dict[str, Any]:
-    """Context processor: `header_circle`, the current circle, read only if a template uses it."""
-    return {"header_circle": lambda: current_circle(request)}

@@ -18,11 +18,11 @@ from django.views.decorators.vary import vary_on_headers
 
 from scoring import circles, selectors, services
 from scoring.access import scoped
+from scoring.context_processors import current_circle
 from scoring.forms import HandForm, MatchForm, PlayerForm
 from scoring.matchdoc import MAX_HANDS
 from scoring.models import Match
 from scoring.once import once_per_form
-from scoring.views.circles import current_circle
 from scoring.views.common import HtmxHttpRequest, partial_template, render_region, unavailable
 
 logger = logging.getLogger(__name__)
