@@ -28,12 +28,13 @@ serve: $(STAMP)
 	$(PY) manage.py migrate --noinput
 	$(VENV)/bin/gunicorn casino_site.wsgi --config scripts/gunicorn.conf.py --bind $(SERVE_BIND)
 
-# The linters: ruff, the import contracts of .importlinter (docs/ARCHITECTURE.md), and no model
-# change without its migration.
+# The linters: ruff, the import contracts of .importlinter (docs/ARCHITECTURE.md), mypy with
+# django-stubs ([tool.mypy] in pyproject.toml), and no model change without its migration.
 lint: $(STAMP)
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
 	$(VENV)/bin/lint-imports --no-cache
+	$(VENV)/bin/mypy
 	$(PY) manage.py makemigrations --check --dry-run
 
 test: lint
@@ -90,4 +91,4 @@ bench-pages: $(STAMP)
 	DATABASE_URL=$(BENCH_DB) $(PY) manage.py bench_pages --matches 10000 --matches 50000
 
 clean:
-	rm -rf $(VENV) .pytest_cache .ruff_cache .hypothesis
+	rm -rf $(VENV) .pytest_cache .ruff_cache .hypothesis .mypy_cache

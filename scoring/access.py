@@ -13,14 +13,15 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Callable
-from typing import Any, TypeVar
+from typing import Any, TypeVar, cast
 
 from django.contrib.auth.decorators import login_required
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.core.exceptions import PermissionDenied
 from django.db import transaction
 from django.db.models import OuterRef, QuerySet, Subquery
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest
+from django.http.response import HttpResponseBase
 from django.utils.functional import cached_property
 from django.utils.translation import gettext as _
 
@@ -29,10 +30,10 @@ from scoring.models import Circle, Match, Membership, Player
 SESSION_KEY = "circle"
 ADMIN = Membership.Role.ADMIN
 
-View = TypeVar("View", bound=Callable[..., HttpResponse])
+View = TypeVar("View", bound=Callable[..., HttpResponseBase])
 
 
-def personal_circle(user: AbstractBaseUser) -> Circle:
+def personal_circle(user: User) -> Circle:
     """The account's own circle, made when first needed (accounts are given one when made)."""
     circle = Circle.objects.filter(personal_for=user).first()
     if circle is None:
@@ -44,7 +45,7 @@ def personal_circle(user: AbstractBaseUser) -> Circle:
     return circle
 
 
-def _role_of(user: AbstractBaseUser) -> Subquery:
+def _role_of(user: User) -> Subquery:
     """The account's role in the circle of the row (null when not a member)."""
     return Subquery(
         Membership.objects.filter(circle=OuterRef("circle_id"), user=user).values("role")[:1]
@@ -55,7 +56,7 @@ class Scope:
     """The signed-in account in its current circle (kept in the session; the personal circle
     when none is chosen or the account has left the one chosen)."""
 
-    def __init__(self, user: AbstractBaseUser, session: Any = None) -> None:
+    def __init__(self, user: User, session: Any = None) -> None:
         self.user = user
         self._session = session if session is not None else {}
 
@@ -171,7 +172,7 @@ class Scope:
 def scope_of(request: HttpRequest) -> Scope:
     scope = getattr(request, "_scope", None)
     if scope is None:
-        scope = Scope(request.user, request.session)
+        scope = Scope(cast(User, request.user), request.session)  # behind login_required
         request._scope = scope  # type: ignore[attr-defined]
     return scope
 
@@ -180,7 +181,7 @@ def scoped(view: View) -> View:
     """A private view: a login is needed, and `request.scope` is the account in its circle."""
 
     @functools.wraps(view)
-    def wrapper(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
+    def wrapper(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponseBase:
         request.scope = scope_of(request)  # type: ignore[attr-defined]
         return view(request, *args, **kwargs)
 

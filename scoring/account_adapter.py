@@ -38,7 +38,7 @@ from allauth.core import context as allauth_context
 from allauth.core.internal.httpkit import add_query_params
 from django.contrib import messages
 from django.contrib.auth import REDIRECT_FIELD_NAME
-from django.contrib.auth.base_user import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.core.exceptions import ValidationError
 from django.http import HttpRequest, HttpResponse
 from django.utils.translation import gettext, gettext_lazy
@@ -73,7 +73,7 @@ class AccountAdapter(DefaultAccountAdapter):
         no forwarded address counts as one client."""
         return client_ip(request) or "unix-socket"
 
-    def authenticate(self, request: HttpRequest, **credentials: Any) -> AbstractBaseUser | None:
+    def authenticate(self, request: HttpRequest, **credentials: Any) -> User | None:
         """One password check per account. Given a username, allauth's backend already tries it
         as an address and as a username; the `email` beside it (the login form's copy of the same
         text, reauthentication's primary address) would check the same account's password a
@@ -173,7 +173,7 @@ class ResetPasswordForm(AllauthResetPasswordForm):
         email = super().clean_email()
         verified = EmailAddress.objects.filter(email__iexact=email, verified=True)
         owners = set(verified.values_list("user_id", flat=True))
-        self.users = [user for user in self.users if user.pk in owners]
+        self.users: list[Any] = [user for user in self.users if user.pk in owners]
         return email
 
 

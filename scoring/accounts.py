@@ -15,7 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from django.contrib.auth import get_user_model
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.db.models import Count, IntegerField, OuterRef, QuerySet, Subquery
@@ -88,7 +88,7 @@ def _count(queryset: QuerySet) -> Coalesce:
     return Coalesce(Subquery(counted, output_field=IntegerField()), 0)
 
 
-def circle_fates(user: AbstractBaseUser) -> list[CircleFate]:
+def circle_fates(user: User) -> list[CircleFate]:
     """The account's circles with their members, matches and players counted: its personal one
     first, then by name (one query, however many circles)."""
     others = Membership.objects.exclude(user_id=user.pk)
@@ -118,7 +118,7 @@ def circle_fates(user: AbstractBaseUser) -> list[CircleFate]:
     return sorted(fates, key=lambda fate: not fate.is_personal)
 
 
-def deletion_plan(user: AbstractBaseUser) -> DeletionPlan:
+def deletion_plan(user: User) -> DeletionPlan:
     fates = circle_fates(user)
     return DeletionPlan(
         deleted=tuple(fate for fate in fates if fate.is_deleted),
@@ -144,7 +144,7 @@ class Overview:
     circles: tuple[CircleFate, ...]
 
 
-def overview(user: AbstractBaseUser) -> Overview:
+def overview(user: User) -> Overview:
     from allauth.account.models import EmailAddress
     from allauth.mfa.models import Authenticator
 
@@ -204,7 +204,7 @@ def _circle_delete(circle: Circle) -> None:
 
 
 @transaction.atomic
-def account_delete(*, user: AbstractBaseUser) -> Deleted | None:
+def account_delete(*, user: User) -> Deleted | None:
     """Delete the account: its circles that nobody else is in go with it, the others it leaves
     (see the module's docstring). None when the account is gone already (a resend). Refused,
     with nothing changed, while it is the only admin of a circle that others stay in."""
@@ -233,5 +233,5 @@ def account_delete(*, user: AbstractBaseUser) -> Deleted | None:
     return Deleted(username=username, deleted=len(plan.deleted), left=len(plan.left))
 
 
-def account_exists(user: AbstractBaseUser) -> bool:
+def account_exists(user: User) -> bool:
     return get_user_model().objects.filter(pk=user.pk).exists()

@@ -14,13 +14,15 @@ from datetime import datetime
 from itertools import islice
 from typing import Any
 
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.db import transaction
 from django.utils import timezone
 
 from scoring import rules, stats
 from scoring.inserts import insert_rows
 from scoring.models import Circle, Hand, Match, Player, Seat, Side, Tally
+from scoring.rules import MatchScore
+from scoring.rules import Tally as HandTally  # models.Tally is the stored row
 
 # Matches per round of inserts: a chunk's rows are kept in memory until written.
 CHUNK = 500
@@ -37,7 +39,7 @@ class NewMatch:
 
     rules: rules.Rules
     sides: Sequence[Sequence[Player]]
-    hands: Sequence[Sequence[rules.Tally]] = ()
+    hands: Sequence[Sequence[HandTally]] = ()
     start_totals: Sequence[int] | None = None
     first_dealer: int = 0
     abandoned: bool = False
@@ -45,16 +47,14 @@ class NewMatch:
     finished_at: datetime | None = None
     # The engine's score of these hands, when the caller has already checked and scored them
     # (an import reads each match that way): it is not worked out twice.
-    score: rules.MatchScore | None = None
+    score: MatchScore | None = None
 
 
 class BulkRefused(ValueError):
     """A match could not be written: the message says which and why."""
 
 
-def matches_create(
-    circle: Circle, new: Iterable[NewMatch], *, by: AbstractBaseUser | None = None
-) -> list[int]:
+def matches_create(circle: Circle, new: Iterable[NewMatch], *, by: User | None = None) -> list[int]:
     """Write the matches, all or nothing, and bring the players' statistics up to date;
     returns the new matches' pks. `new` is read a chunk at a time (a generator keeps memory
     flat, however many matches).
@@ -76,7 +76,7 @@ def matches_create(
 
 
 def _create_chunk(
-    circle: Circle, by: AbstractBaseUser | None, new: Sequence[NewMatch], offset: int
+    circle: Circle, by: User | None, new: Sequence[NewMatch], offset: int
 ) -> list[Match]:
     now = timezone.now()
     scores = [spec.score or _score(spec, offset + index) for index, spec in enumerate(new)]
@@ -173,7 +173,7 @@ def _dealer(spec: NewMatch, hand_index: int) -> int:
 
 def _match_row(
     circle: Circle,
-    by: AbstractBaseUser | None,
+    by: User | None,
     spec: NewMatch,
     score: rules.MatchScore,
     now: datetime,

@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
 from django.db.models import Case, IntegerField, Q, QuerySet, Sum, Value, When
@@ -28,7 +28,7 @@ from scoring.selectors import Record
 
 ADMIN = Membership.Role.ADMIN
 MEMBER = Membership.Role.MEMBER
-NAME_MAX = Circle._meta.get_field("name").max_length
+NAME_MAX = int(Circle._meta.get_field("name").max_length or 0)
 
 
 # --- changes -------------------------------------------------------------------------------------
@@ -48,7 +48,7 @@ def clean_name(name: str) -> str:
 
 
 @transaction.atomic
-def circle_create(*, name: str, by: AbstractBaseUser) -> Circle:
+def circle_create(*, name: str, by: User) -> Circle:
     """A new circle, with the account that made it as its admin."""
     circle = Circle.objects.create(name=clean_name(name))
     Membership.objects.create(circle=circle, user=by, role=ADMIN)
@@ -109,9 +109,7 @@ def member_set_role(*, circle: Circle, member_id: int | None, role: str) -> Memb
 
 
 @transaction.atomic
-def member_remove(
-    *, circle: Circle, member_id: int | None, by: AbstractBaseUser
-) -> Membership | None:
+def member_remove(*, circle: Circle, member_id: int | None, by: User) -> Membership | None:
     """Take a member out of the circle: their access ends with their next request. None when
     they are no longer a member (removed already)."""
     members = _locked_members(circle)
@@ -138,7 +136,7 @@ def member_remove(
 
 
 @transaction.atomic
-def member_leave(*, circle: Circle, user: AbstractBaseUser) -> None:
+def member_leave(*, circle: Circle, user: User) -> None:
     """The account leaves the circle (nothing to do when it has left already)."""
     members = _locked_members(circle)
     member = next((member for member in members if member.user_id == user.pk), None)
@@ -184,6 +182,7 @@ def member_link_player(*, membership: Membership, player_id: int | None) -> Memb
         with transaction.atomic():
             membership.save(update_fields=["player"])
     except IntegrityError:  # linked to another account by a concurrent request
+        assert player is not None  # unlinking takes nobody's player
         holder = Membership.objects.select_related("user").get(player=player)
         raise _taken(player, holder) from None
     return membership
@@ -229,7 +228,7 @@ def circle_rows(scope: Scope) -> list[CircleRow]:
     ]
 
 
-def _personal_first(user: AbstractBaseUser) -> Case:
+def _personal_first(user: User) -> Case:
     return Case(
         When(circle__personal_for=user, then=Value(0)),
         default=Value(1),
@@ -271,7 +270,7 @@ class CircleRecord:
         return self.player.rated_matches < PROVISIONAL_BELOW
 
 
-def records_of(user: AbstractBaseUser) -> list[CircleRecord]:
+def records_of(user: User) -> list[CircleRecord]:
     """The account's record in each of its circles where a player is linked to it: one query,
     however many circles (from the statistics kept by scoring/stats.py)."""
     memberships = (
@@ -294,7 +293,7 @@ def records_of(user: AbstractBaseUser) -> list[CircleRecord]:
     ]
 
 
-def current_circle_of(user: AbstractBaseUser, chosen: Any) -> Circle | None:
+def current_circle_of(user: User, chosen: Any) -> Circle | None:
     """The circle the account is in, read in one query: the one chosen (`chosen`, the id kept in
     the session) while the account is a member of it, else its personal circle. What the pages'
     header shows; views use `request.scope`."""

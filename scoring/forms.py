@@ -3,13 +3,15 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, cast
 
 from django import forms
 from django.core.exceptions import ValidationError
 from django.core.files.uploadedfile import UploadedFile
 from django.db.models import QuerySet
+from django.http import QueryDict
 from django.template.defaultfilters import filesizeformat
+from django.utils.functional import Promise
 from django.utils.html import format_html_join
 from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
@@ -38,7 +40,7 @@ def readable_text(value: str) -> None:
 
 def name_fits(value: str) -> None:
     """Refuse a name whose comparison key (case-folded: "ß" is "ss") is longer than its column."""
-    limit = Player._meta.get_field("name_key").max_length
+    limit = int(Player._meta.get_field("name_key").max_length or 0)
     length = len(name_key(value))
     if length > limit:
         raise ValidationError(
@@ -71,7 +73,7 @@ class PlayerMergeForm(forms.Form):
         self, *args: Any, players: QuerySet[Player], source: Player, **kwargs: Any
     ) -> None:
         super().__init__(*args, **kwargs)
-        self.fields["target"].queryset = players.exclude(pk=source.pk)
+        cast(forms.ModelChoiceField, self.fields["target"]).queryset = players.exclude(pk=source.pk)
 
 
 class HistoryFilterForm(forms.Form):
@@ -96,7 +98,7 @@ class HistoryFilterForm(forms.Form):
 
     def __init__(self, *args: Any, players: QuerySet[Player], **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self.fields["player"].queryset = players
+        cast(forms.ModelChoiceField, self.fields["player"]).queryset = players
 
     def filters(self) -> dict[str, Any]:
         data = self.cleaned_data
@@ -106,12 +108,12 @@ class HistoryFilterForm(forms.Form):
         """The filter part of the query string, for "load more" links."""
         if not self.is_bound:
             return ""
-        query = self.data.copy()
+        query = cast(QueryDict, self.data).copy()
         query.pop("page", None)
         return query.urlencode()
 
 
-def _default_choice(label: str) -> tuple[str, str]:
+def _default_choice(label: str | Promise) -> tuple[str, str | Promise]:
     return ("", label)
 
 
@@ -226,7 +228,8 @@ class MatchForm(forms.Form):
         return [self[f"start_{position}"] for position in range(MAX_SEATS)]
 
     def clean(self) -> dict[str, Any]:
-        data = super().clean()
+        super().clean()
+        data = self.cleaned_data
         layout = data.get("layout")
         if layout not in LAYOUTS:
             return data
@@ -507,7 +510,8 @@ class HandForm(forms.Form):
         ]
 
     def clean(self) -> dict[str, Any]:
-        data = super().clean()
+        super().clean()
+        data = self.cleaned_data
         if self.errors:
             return data
         count = len(self.side_names)

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from enum import StrEnum
 
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import AnonymousUser, User
 from django.db import transaction
 from django.db.models import F, Q, QuerySet
 from django.http import Http404
@@ -20,6 +20,7 @@ from scoring.models import Circle, Invite, Membership, Removal
 CODE_BYTES = 32  # secrets.token_urlsafe(32): 43 characters, 256 bits
 DAYS_CHOICES = (1, 7, 30)
 DEFAULT_DAYS = 7
+CODE_MAX = 64  # Invite.token's max_length
 
 
 class State(StrEnum):
@@ -95,16 +96,16 @@ def invite_of(circle: Circle, pk: int, *, active: bool = False) -> Invite:
 
 def invite_for_code(code: str) -> Invite | None:
     """The invite behind a link's code, whatever its state (None for an unknown code)."""
-    if not code or len(code) > Invite._meta.get_field("token").max_length:
+    if not code or len(code) > CODE_MAX:
         return None
     return Invite.objects.select_related("circle", "created_by").filter(token=code).first()
 
 
-def is_member(user: AbstractBaseUser, circle: Circle) -> bool:
+def is_member(user: User | AnonymousUser, circle: Circle) -> bool:
     return user.is_authenticated and Membership.objects.filter(circle=circle, user=user).exists()
 
 
-def removed_since(invite: Invite, user: AbstractBaseUser) -> bool:
+def removed_since(invite: Invite, user: User | AnonymousUser) -> bool:
     """Whether an admin removed `user` from the invite's circle after the invite was made: such an
     invite no longer lets that account in (a newer one does)."""
     return (
@@ -115,7 +116,7 @@ def removed_since(invite: Invite, user: AbstractBaseUser) -> bool:
     )
 
 
-def state_for(invite: Invite, user: AbstractBaseUser, now: datetime | None = None) -> State:
+def state_for(invite: Invite, user: User | AnonymousUser, now: datetime | None = None) -> State:
     """The invite's state for this account: an active invite made before the account was removed
     from the circle is REMOVED for it."""
     state = invite_state(invite, now)
@@ -131,7 +132,7 @@ def state_for(invite: Invite, user: AbstractBaseUser, now: datetime | None = Non
 def invite_create(
     *,
     circle: Circle,
-    by: AbstractBaseUser,
+    by: User,
     days: int = DEFAULT_DAYS,
     max_uses: int | None = None,
     now: datetime | None = None,
@@ -162,14 +163,14 @@ def invite_revoke(*, invite: Invite, now: datetime | None = None) -> Invite:
 
 
 @transaction.atomic
-def invite_accept(*, code: str, user: AbstractBaseUser, now: datetime | None = None) -> Joined:
+def invite_accept(*, code: str, user: User, now: datetime | None = None) -> Joined:
     """Let `user` into the invite's circle as a member, counting one use.
 
     The invite row is locked first, so two accounts racing for the last use are let in one after
     the other and the second finds it used up. An account that is a member already stays as it
     is (whatever the invite's state: a resent join, an old link) and no use is counted.
     """
-    if not code or len(code) > Invite._meta.get_field("token").max_length:
+    if not code or len(code) > CODE_MAX:
         raise InviteUnknown
     invite = Invite.objects.select_for_update().filter(token=code).first()
     if invite is None:

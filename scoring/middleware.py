@@ -82,7 +82,7 @@ class BadBytesMiddleware:
         if _has_nul(request.GET):
             raise BadRequest("NUL in the query")
         if request.method == "POST" and request.content_type in self.FORM_TYPES:
-            charset = request.content_params.get("charset", "utf-8").strip().lower()
+            charset = (request.content_params or {}).get("charset", "utf-8").strip().lower()
             if charset not in self.CHARSETS:
                 raise BadRequest("a form in another charset than UTF-8")
         return self.get_response(request)

@@ -543,7 +543,7 @@ def score_hand(
     points = tuple(b.points for b in breakdown)
     if rules.scoring is Scoring.DIFFERENCE and len(points) == 2:
         margin = points[0] - points[1]
-        credited = (margin, 0) if margin > 0 else (0, -margin)
+        credited: tuple[int, ...] = (margin, 0) if margin > 0 else (0, -margin)
     else:
         credited = points
     target = rules.target

@@ -3,12 +3,13 @@ arithmetic in templates."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from functools import cached_property
+from typing import Any
 
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.db.models import (
     BooleanField,
     Count,
@@ -257,7 +258,7 @@ class HandDetail(HandRow):
     entry: HandEntry
 
 
-def _account_name(user: AbstractBaseUser | None) -> str | None:
+def _account_name(user: User | None) -> str | None:
     return user.get_username() if user is not None else None
 
 
@@ -442,7 +443,7 @@ class MatchRow:
     status: str
 
 
-def players_by_side(seats: Sequence[Seat]) -> dict[int, list[str]]:
+def players_by_side(seats: Iterable[Seat]) -> dict[int, list[str]]:
     """Player names per side position, in seat order."""
     players: dict[int, list[str]] = {}
     for seat in sorted(seats, key=lambda seat: seat.seat):
@@ -662,7 +663,7 @@ class PlayerStats:
 
 
 def _records(
-    rows: Sequence[PlayerRecordStat], key: str, labels: dict[str, str]
+    rows: Sequence[PlayerRecordStat], key: str, labels: Mapping[str, Any]
 ) -> list[tuple[str, Record]]:
     """Finished matches and wins per variant or per layout, in the order of the stored values."""
     played: dict[str, int] = {}

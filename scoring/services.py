@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
 from django.db.models import Count, F, Min, OuterRef, Prefetch, Q, QuerySet, Subquery
@@ -72,7 +72,7 @@ def _name_taken(name: str) -> ValidationError:
     return ValidationError(_("You already have a player called %(name)s.") % {"name": name})
 
 
-def player_create(*, circle: Circle, name: str, by: AbstractBaseUser | None = None) -> Player:
+def player_create(*, circle: Circle, name: str, by: User | None = None) -> Player:
     """Add a player to the circle's roster; the name must be new (ignoring case)."""
     name = name.strip()
     if Player.objects.filter(circle=circle, name_key=name_key(name)).exists():
@@ -84,9 +84,7 @@ def player_create(*, circle: Circle, name: str, by: AbstractBaseUser | None = No
         raise _name_taken(name) from None
 
 
-def player_get_or_create(
-    *, circle: Circle, name: str, by: AbstractBaseUser | None = None
-) -> Player:
+def player_get_or_create(*, circle: Circle, name: str, by: User | None = None) -> Player:
     """The circle's player of that name (ignoring case), created if new."""
     name = name.strip()
     player = Player.objects.filter(circle=circle, name_key=name_key(name)).first()
@@ -103,7 +101,7 @@ def player_get_or_create(
 def match_start(
     *,
     circle: Circle,
-    by: AbstractBaseUser | None = None,
+    by: User | None = None,
     variant: str,
     sides: Sequence[Sequence[Player]],
     first_dealer_seat: int = 0,
@@ -189,7 +187,7 @@ def hand_record(
     match: Match,
     number: int,
     tallies: Sequence[rules.Tally],
-    by: AbstractBaseUser | None = None,
+    by: User | None = None,
     client_id: str = "",
 ) -> HandRecorded:
     """Record hand `number` (the next one) and re-score the match.
@@ -238,7 +236,7 @@ def _hand_insert(
     match: Match,
     number: int,
     tallies: Sequence[rules.Tally],
-    by: AbstractBaseUser | None,
+    by: User | None,
     client_id: str = "",
 ) -> HandRecorded:
     match = _locked(match)
@@ -335,7 +333,7 @@ def hand_edit(
     match: Match,
     number: int,
     tallies: Sequence[rules.Tally],
-    by: AbstractBaseUser | None = None,
+    by: User | None = None,
 ) -> Hand:
     """Change an earlier hand's counts and re-score the whole match. The counts it had are kept
     as a revision (the hand's edit history); a change to the same counts changes nothing.
@@ -383,7 +381,7 @@ def hand_delete_last(
     match = _locked(match)
     last = match.hands.order_by("-number").first()
     another = hand_id is not None and (last is None or last.pk != hand_id)
-    if another and not Hand.objects.filter(pk=hand_id).exists():
+    if another and hand_id is not None and not Hand.objects.filter(pk=hand_id).exists():
         return None  # already undone: the resend of a double tap
     if last is None:
         raise HandRefused(_("There is no hand to delete."))
@@ -427,7 +425,7 @@ def match_delete(*, match: Match) -> None:
 
 
 @transaction.atomic
-def match_rematch(*, match: Match, by: AbstractBaseUser | None = None) -> Match:
+def match_rematch(*, match: Match, by: User | None = None) -> Match:
     """A new match with the same players, seats and rules; the next dealer deals first.
 
     A match has one rematch: asked again (a second phone, a resend), the first one is returned.
@@ -773,6 +771,6 @@ DERIVED_TALLY_FIELDS = (
 )
 
 
-def profile_language_set(*, user: AbstractBaseUser, language: str) -> None:
+def profile_language_set(*, user: User, language: str) -> None:
     """Remember the user's language on their account (used on every device they sign in on)."""
     Profile.objects.update_or_create(user=user, defaults={"language": language})

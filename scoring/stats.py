@@ -380,9 +380,9 @@ class _Refresh:
                 )
                 for player, won in rows.iterator(chunk_size=2000):
                     results[player].append(won)
-                for player, won in results.items():
+                for player, outcomes in results.items():
                     stat = self.stats[player]
-                    stat.longest_streak, stat.current_streak = streaks(won)
+                    stat.longest_streak, stat.current_streak = streaks(outcomes)
 
     @staticmethod
     def _add_rows(
@@ -399,7 +399,8 @@ class _Refresh:
             for some in _chunks({key[0] for key in deltas})
             for row in model.objects.filter(player_id__in=some)
         }
-        created, emptied = [], []
+        created: list[Any] = []
+        emptied: list[int] = []
         for key, values in deltas.items():
             row = existing.get(key)
             if row is None:

@@ -15,7 +15,7 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.core.exceptions import ValidationError
 from django.db import DatabaseError, transaction
 from django.db.models import Prefetch, QuerySet, prefetch_related_objects
@@ -304,7 +304,7 @@ def matches_import(
     *,
     circle: Circle,
     text: str,
-    by: AbstractBaseUser | None = None,
+    by: User | None = None,
     translate: Callable[[str], str] = _,
 ) -> ImportResult:
     """Create the matches of a match document (one object or a list), all or nothing.
@@ -331,7 +331,7 @@ def matches_import(
 @transaction.atomic
 def _import_docs(
     circle: Circle,
-    by: AbstractBaseUser | None,
+    by: User | None,
     scored: Sequence[tuple[MatchDoc, rules.MatchScore]],
 ) -> ImportResult:
     """Write the checked documents, with the scores worked out while checking them, by

@@ -32,6 +32,8 @@ from test_authorization_matrix import (
 
 from scoring.models import Membership
 
+pytestmark = pytest.mark.slow  # left out of make test-fast; make test runs it
+
 # (URL name, method) that only an admin of the circle may use.
 ADMIN_ONLY = {
     ("scoring:player", "POST"),  # rename a player

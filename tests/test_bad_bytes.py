@@ -25,7 +25,7 @@ from test_authorization_matrix import url_for as matrix_url
 
 from scoring.models import Hand
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.slow]
 HUGE = 9223372036854775807  # the largest bigint; a page's offset past it overflows
 PAST_BIGINT = HUGE + 1
 # The query keys and form fields the app's views read (and a few they do not).

@@ -28,6 +28,8 @@ from scoring.forms import SPECIAL_CARDS
 from scoring.matchdoc import MAX_HANDS
 from scoring.models import Hand, Match, Player
 
+pytestmark = pytest.mark.slow  # left out of make test-fast; make test runs it
+
 INVALID = object()
 FORM = "application/x-www-form-urlencoded"  # any field name or value survives the trip
 BAD_INPUT = settings(max_examples=120)

@@ -658,6 +658,7 @@ def test_the_scope_finds_a_circle_only_for_its_members(
 ACTIONS = ("promote", "demote", "remove", "leave", "join")
 
 
+@pytest.mark.slow
 class AnySequenceKeepsTheRules(TestCase):
     """Random role changes, removals, leaves (and joins) by random accounts, through the pages,
     against a model of the rules: a circle never ends without an admin, and nobody but an admin

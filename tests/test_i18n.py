@@ -136,6 +136,7 @@ def all_pages(user, players, client):
     ]
 
 
+@pytest.mark.slow
 @pytest.mark.django_db
 @pytest.mark.parametrize("code", LANGUAGES)
 def test_every_page_is_fully_translated(client, all_pages, code):

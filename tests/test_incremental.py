@@ -27,7 +27,7 @@ from scoring.models import (
     Tally,
 )
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.slow]
 
 OPERATION = st.sampled_from(["append", "append", "append", "edit", "delete"])
 SETUPS = st.sampled_from(

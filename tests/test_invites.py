@@ -627,6 +627,7 @@ STEP = st.one_of(
 )
 
 
+@pytest.mark.slow
 class NoSequenceBreaksAnInvitesLimits(TestCase):
     """Whatever the invite's settings and whatever happens to it, an account joins only while
     the invite is active, at most `max_uses` accounts join, and a member joining again changes

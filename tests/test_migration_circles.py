@@ -100,6 +100,7 @@ def _counts(apps):
     return {name: apps.get_model("scoring", name).objects.count() for name in COUNTED}
 
 
+@pytest.mark.slow
 @pytest.mark.django_db(transaction=True)
 def test_every_row_moves_into_its_accounts_personal_circle():
     old = _migrate(BEFORE)

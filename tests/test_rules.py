@@ -1115,6 +1115,7 @@ def test_hand_points_are_11_less_ties_plus_sweeps(data: st.DataObject) -> None:
     assert rules.hand_base_points(tallies) == base
 
 
+@pytest.mark.slow
 @PROPERTY_SETTINGS
 @given(data=st.data())
 def test_match_totals_never_decrease_and_scoring_never_raises(data: st.DataObject) -> None:

@@ -945,6 +945,7 @@ def test_property_hand_points_add_up(data: st.DataObject) -> None:
         assert result.pots == (0, 0)
 
 
+@pytest.mark.slow
 @PROPERTY_SETTINGS
 @given(data=st.data())
 def test_property_finnish_pots(data: st.DataObject) -> None:
@@ -980,6 +981,7 @@ def test_property_finnish_pots(data: st.DataObject) -> None:
         pots = result.pots
 
 
+@pytest.mark.slow
 @PROPERTY_SETTINGS
 @given(data=st.data())
 def test_property_finnish_score_match_is_score_hand_one_by_one(data: st.DataObject) -> None:

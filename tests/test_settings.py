@@ -430,6 +430,7 @@ def _free_port() -> int:
         return sock.getsockname()[1]
 
 
+@pytest.mark.slow
 def test_gunicorn_serves_pages_and_compressed_hashed_static_files(tmp_path: Path) -> None:
     """What `make serve` does: collectstatic, migrate, gunicorn; on loopback, plain HTTP."""
     environment = _production_environment(tmp_path)

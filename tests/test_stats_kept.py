@@ -472,6 +472,7 @@ def _random_history(owner, seed, steps):
     return done
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("seed", [1, 3, 5])
 def test_kept_statistics_equal_the_aggregates_after_any_change(user, seed):
     done = _random_history(user, seed, steps=200)

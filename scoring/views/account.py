@@ -9,7 +9,7 @@ from allauth.account.adapter import get_adapter
 from allauth.account.internal.flows.reauthentication import did_recently_reauthenticate
 from django import forms
 from django.contrib.auth import logout
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.core.exceptions import ValidationError
 from django.http import HttpResponse, StreamingHttpResponse
 from django.shortcuts import redirect, render
@@ -23,7 +23,7 @@ from django.views.decorators.http import require_http_methods, require_safe
 
 from scoring import accounts, transfer
 from scoring.access import scoped
-from scoring.views.common import HtmxHttpRequest, download
+from scoring.views.common import HtmxHttpRequest, ScopedRequest, SignedInRequest, download
 
 GOODBYE_KEY = "account_deleted"
 PASSWORD_REAUTHENTICATION = "reauthenticate"  # allauth's id of reauthenticating by password
@@ -39,7 +39,7 @@ class DeleteAccountForm(forms.Form):
         widget=forms.PasswordInput(attrs={"autocomplete": "current-password"}),
     )
 
-    def __init__(self, *args: Any, user: AbstractBaseUser, confirmed: bool, **kwargs: Any) -> None:
+    def __init__(self, *args: Any, user: User, confirmed: bool, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.user = user
         self.confirmed = confirmed
@@ -54,7 +54,8 @@ class DeleteAccountForm(forms.Form):
         return password
 
     def clean(self) -> dict[str, Any]:
-        cleaned = super().clean()
+        super().clean()
+        cleaned = self.cleaned_data
         if not self.confirmed and "password" not in self.fields:
             raise ValidationError(
                 _("First confirm that it is you, with one of the ways below."),
@@ -68,14 +69,14 @@ class DeleteAccountForm(forms.Form):
 
 @scoped
 @require_safe
-def account_page(request: HtmxHttpRequest) -> HttpResponse:
+def account_page(request: ScopedRequest) -> HttpResponse:
     context = {"overview": accounts.overview(request.user)}
     return render(request, "scoring/account/account.html", context)
 
 
 @scoped
 @require_safe
-def account_export(request: HtmxHttpRequest, circle: int) -> HttpResponse | StreamingHttpResponse:
+def account_export(request: ScopedRequest, circle: int) -> HttpResponse | StreamingHttpResponse:
     """Every match of one of the account's circles (any of them, current or not), as JSON."""
     membership = request.scope.circle_membership(circle)
     chunks = transfer.export_chunks(transfer.iter_match_documents(membership.circle))
@@ -88,7 +89,7 @@ def account_export(request: HtmxHttpRequest, circle: int) -> HttpResponse | Stre
 # --- deleting the account ------------------------------------------------------------------------
 
 
-def _alternatives(request: HtmxHttpRequest) -> list[dict[str, str]]:
+def _alternatives(request: SignedInRequest) -> list[dict[str, str]]:
     """allauth's other ways to confirm it is the account holder (a passkey, a code by e-mail),
     each coming back to this page."""
     back = urlencode({"next": reverse("scoring:account-delete")})
@@ -100,7 +101,7 @@ def _alternatives(request: HtmxHttpRequest) -> list[dict[str, str]]:
 
 
 def _delete_page(
-    request: HtmxHttpRequest,
+    request: SignedInRequest,
     form: DeleteAccountForm,
     *,
     error: ValidationError | None = None,
@@ -118,7 +119,7 @@ def _delete_page(
 @scoped
 @never_cache
 @require_http_methods(["GET", "POST"])
-def account_delete(request: HtmxHttpRequest) -> HttpResponse:
+def account_delete(request: ScopedRequest) -> HttpResponse:
     """What deleting the account does, the downloads to keep first, and the confirmation."""
     user = request.user
     confirmed = did_recently_reauthenticate(request)

@@ -22,7 +22,7 @@ from scoring.access import scoped
 from scoring.forms import readable_text
 from scoring.models import Membership
 from scoring.once import once_per_form
-from scoring.views.common import HtmxHttpRequest, render_region
+from scoring.views.common import ScopedRequest, render_region
 
 CIRCLE_TEMPLATE = "scoring/circles/circle_detail.html"
 
@@ -42,7 +42,7 @@ class CircleForm(forms.Form):
 @scoped
 @require_http_methods(["GET", "POST"])
 @once_per_form
-def circle_list(request: HtmxHttpRequest) -> HttpResponse:
+def circle_list(request: ScopedRequest) -> HttpResponse:
     """The account's circles, one tap from each other, and a form to start a new one."""
     form = CircleForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
@@ -64,7 +64,7 @@ def circle_list(request: HtmxHttpRequest) -> HttpResponse:
 
 @scoped
 @require_POST
-def circle_switch(request: HtmxHttpRequest, pk: int) -> HttpResponse:
+def circle_switch(request: ScopedRequest, pk: int) -> HttpResponse:
     """Make another of the account's circles the current one; back to `next` (a page of this
     site) or to the circle's matches."""
     circle = request.scope.switch(pk)
@@ -82,12 +82,12 @@ def circle_switch(request: HtmxHttpRequest, pk: int) -> HttpResponse:
 
 @scoped
 @require_safe
-def circle_detail(request: HtmxHttpRequest, pk: int) -> HttpResponse:
+def circle_detail(request: ScopedRequest, pk: int) -> HttpResponse:
     membership = request.scope.circle_membership(pk)
     return render_region(request, CIRCLE_TEMPLATE, "members", _context(request, membership))
 
 
-def _context(request: HtmxHttpRequest, me: Membership, **extra: Any) -> dict[str, Any]:
+def _context(request: ScopedRequest, me: Membership, **extra: Any) -> dict[str, Any]:
     circle = me.circle
     return {
         "circle": circle,
@@ -103,7 +103,7 @@ def _context(request: HtmxHttpRequest, me: Membership, **extra: Any) -> dict[str
 
 
 def _page(
-    request: HtmxHttpRequest, pk: int, *, error: ValidationError | None = None, **extra: Any
+    request: ScopedRequest, pk: int, *, error: ValidationError | None = None, **extra: Any
 ) -> HttpResponse:
     """The circle's page after a change was refused (400, the error shown where it was asked),
     or the members (htmx) after one was made."""
@@ -116,7 +116,7 @@ def _page(
     )
 
 
-def _done(request: HtmxHttpRequest, pk: int, note: str) -> HttpResponse:
+def _done(request: ScopedRequest, pk: int, note: str) -> HttpResponse:
     """A change to the members was made: the members again (htmx) or the page (PRG)."""
     if request.htmx:
         return _page(request, pk, done=note)
@@ -133,7 +133,7 @@ def _member_id(request: HttpRequest) -> int | None:
 
 @scoped
 @require_POST
-def circle_rename(request: HtmxHttpRequest, pk: int) -> HttpResponse:
+def circle_rename(request: ScopedRequest, pk: int) -> HttpResponse:
     me = request.scope.circle_membership(pk, admin=True)
     form = CircleForm(request.POST)
     if form.is_valid():
@@ -150,7 +150,7 @@ def circle_rename(request: HtmxHttpRequest, pk: int) -> HttpResponse:
 
 @scoped
 @require_POST
-def member_role(request: HtmxHttpRequest, pk: int) -> HttpResponse:
+def member_role(request: ScopedRequest, pk: int) -> HttpResponse:
     me = request.scope.circle_membership(pk, admin=True)
     try:
         member = circles.member_set_role(
@@ -172,7 +172,7 @@ def member_role(request: HtmxHttpRequest, pk: int) -> HttpResponse:
 
 @scoped
 @require_POST
-def member_remove(request: HtmxHttpRequest, pk: int) -> HttpResponse:
+def member_remove(request: ScopedRequest, pk: int) -> HttpResponse:
     me = request.scope.circle_membership(pk, admin=True)
     try:
         removed = circles.member_remove(
@@ -192,7 +192,7 @@ def member_remove(request: HtmxHttpRequest, pk: int) -> HttpResponse:
 
 @scoped
 @require_POST
-def member_me(request: HtmxHttpRequest, pk: int) -> HttpResponse:
+def member_me(request: ScopedRequest, pk: int) -> HttpResponse:
     """ "This is me": the member says which of the circle's players they are (or none)."""
     me = request.scope.circle_membership(pk)
     chosen = request.POST.get("player", "")
@@ -213,7 +213,7 @@ def member_me(request: HtmxHttpRequest, pk: int) -> HttpResponse:
 
 @scoped
 @require_POST
-def circle_leave(request: HtmxHttpRequest, pk: int) -> HttpResponse:
+def circle_leave(request: ScopedRequest, pk: int) -> HttpResponse:
     try:
         me = request.scope.circle_membership(pk)
     except Http404:  # left already (the same tap sent again), or never a member: nothing to do

@@ -5,6 +5,7 @@ from collections.abc import Iterator
 from typing import Any
 
 import segno
+from django.contrib.auth.models import User
 from django.http import HttpRequest, HttpResponse, StreamingHttpResponse
 from django.shortcuts import render
 from django.utils.cache import patch_vary_headers
@@ -15,8 +16,21 @@ from scoring.access import Scope
 
 
 class HtmxHttpRequest(HttpRequest):
+    """Any request, with what django-htmx's middleware adds."""
+
     htmx: HtmxDetails
-    scope: Scope  # set by @scoped (scoring/access.py)
+
+
+class SignedInRequest(HtmxHttpRequest):
+    """A request to a view that needs a login (`login_required`)."""
+
+    user: User
+
+
+class ScopedRequest(SignedInRequest):
+    """A request to a private view (@scoped, scoring/access.py): signed in, with its scope."""
+
+    scope: Scope
 
 
 def partial_template(request: HtmxHttpRequest, template: str, region: str) -> str:

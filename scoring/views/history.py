@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.contrib import messages
 from django.core.exceptions import ValidationError
 from django.http import HttpResponse
@@ -12,12 +14,12 @@ from django.views.decorators.http import require_http_methods, require_POST, req
 from scoring import charts, selectors, services
 from scoring.access import scoped
 from scoring.forms import HistoryFilterForm, PlayerForm, PlayerMergeForm
-from scoring.views.common import HtmxHttpRequest, render_region
+from scoring.views.common import ScopedRequest, render_region
 
 
 @scoped
 @require_safe
-def match_list(request: HtmxHttpRequest) -> HttpResponse:
+def match_list(request: ScopedRequest) -> HttpResponse:
     form = HistoryFilterForm(request.GET or None, players=request.scope.players())
     filters = form.filters() if form.is_valid() else {}
     page = selectors.match_history(
@@ -36,7 +38,7 @@ def match_list(request: HtmxHttpRequest) -> HttpResponse:
 
 @scoped
 @require_safe
-def match_sheet(request: HtmxHttpRequest, pk: int) -> HttpResponse:
+def match_sheet(request: ScopedRequest, pk: int) -> HttpResponse:
     match = request.scope.match(pk)
     board = selectors.match_board(match, latest=None)
     chart = charts.running_totals_chart(board.side_names, board.running_totals, match.target)
@@ -47,7 +49,7 @@ def match_sheet(request: HtmxHttpRequest, pk: int) -> HttpResponse:
 
 @scoped
 @require_http_methods(["GET", "POST"])
-def player_detail(request: HtmxHttpRequest, pk: int) -> HttpResponse:
+def player_detail(request: ScopedRequest, pk: int) -> HttpResponse:
     player = request.scope.player(pk, admin=request.method == "POST")  # a rename
     rename = PlayerForm(request.POST or None, initial={"name": player.name})
     if request.method == "POST" and rename.is_valid():
@@ -69,7 +71,7 @@ def player_detail(request: HtmxHttpRequest, pk: int) -> HttpResponse:
 
 @scoped
 @require_POST
-def player_merge(request: HtmxHttpRequest, pk: int) -> HttpResponse:
+def player_merge(request: ScopedRequest, pk: int) -> HttpResponse:
     source = request.scope.player(pk, admin=True)
     form = PlayerMergeForm(request.POST, players=request.scope.players(), source=source)
     if form.is_valid() and request.POST.get("confirm"):
@@ -90,7 +92,7 @@ def player_merge(request: HtmxHttpRequest, pk: int) -> HttpResponse:
 
 @scoped
 @require_safe
-def head_to_head(request: HtmxHttpRequest, pk: int, other: int) -> HttpResponse:
+def head_to_head(request: ScopedRequest, pk: int, other: int) -> HttpResponse:
     first = request.scope.player(pk)
     second = request.scope.player(other)
     return render(
@@ -100,8 +102,8 @@ def head_to_head(request: HtmxHttpRequest, pk: int, other: int) -> HttpResponse:
 
 @scoped
 @require_safe
-def leaderboard(request: HtmxHttpRequest) -> HttpResponse:
-    players = list(selectors.leaderboard(request.scope.circle))
+def leaderboard(request: ScopedRequest) -> HttpResponse:
+    players: list[Any] = list(selectors.leaderboard(request.scope.circle))  # annotated: rated
     context = {
         "players": players,
         "rated": [player for player in players if player.rated],

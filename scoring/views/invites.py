@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
 from django import forms
 from django.contrib import messages
@@ -19,7 +19,7 @@ from scoring import invites
 from scoring.access import SESSION_KEY, scoped
 from scoring.models import Circle, Invite
 from scoring.once import once_per_form
-from scoring.views.common import HtmxHttpRequest, qr_code, render_region
+from scoring.views.common import HtmxHttpRequest, ScopedRequest, qr_code, render_region
 
 INVITES_TEMPLATE = "scoring/invites/invites.html"
 JOIN_TEMPLATE = "scoring/invites/join.html"
@@ -46,7 +46,8 @@ class InviteForm(forms.Form):
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self.fields["days"].choices = [
+        days_field = cast(forms.TypedChoiceField, self.fields["days"])
+        days_field.choices = [
             (days, ngettext("%(count)d day", "%(count)d days", days) % {"count": days})
             for days in invites.DAYS_CHOICES
         ]
@@ -56,7 +57,7 @@ class InviteForm(forms.Form):
         return 1 if self.cleaned_data["uses"] == ONCE else None
 
 
-def _admin_circle(request: HtmxHttpRequest, circle: int) -> Circle:
+def _admin_circle(request: ScopedRequest, circle: int) -> Circle:
     """The circle named in the URL, now the current one: 404 for a non-member, 403 for a member
     who is not an admin of it."""
     found = request.scope.switch(circle)
@@ -86,7 +87,7 @@ def _invites_page(
 @scoped
 @require_http_methods(["GET", "POST"])
 @once_per_form
-def circle_invites(request: HtmxHttpRequest, circle: int) -> HttpResponse:
+def circle_invites(request: ScopedRequest, circle: int) -> HttpResponse:
     found = _admin_circle(request, circle)
     form = InviteForm(request.POST if request.method == "POST" else None)
     if request.method == "POST":
@@ -108,7 +109,7 @@ def circle_invites(request: HtmxHttpRequest, circle: int) -> HttpResponse:
 
 @scoped
 @require_POST
-def invite_revoke(request: HtmxHttpRequest, circle: int, invite: int) -> HttpResponse:
+def invite_revoke(request: ScopedRequest, circle: int, invite: int) -> HttpResponse:
     found = _admin_circle(request, circle)
     invites.invite_revoke(invite=invites.invite_of(found, invite))
     notice = _("Invite revoked: its link no longer works.")
@@ -120,7 +121,7 @@ def invite_revoke(request: HtmxHttpRequest, circle: int, invite: int) -> HttpRes
 
 @scoped
 @require_safe
-def invite_qr(request: HtmxHttpRequest, circle: int, invite: int) -> HttpResponse:
+def invite_qr(request: ScopedRequest, circle: int, invite: int) -> HttpResponse:
     found = _admin_circle(request, circle)
     active = invites.invite_of(found, invite, active=True)
     url = request.build_absolute_uri(reverse("scoring:invite-join", args=[active.token]))

@@ -23,7 +23,13 @@ from scoring.forms import HandForm, MatchForm, PlayerForm
 from scoring.matchdoc import MAX_HANDS
 from scoring.models import Match
 from scoring.once import once_per_form
-from scoring.views.common import HtmxHttpRequest, partial_template, render_region, unavailable
+from scoring.views.common import (
+    HtmxHttpRequest,
+    ScopedRequest,
+    partial_template,
+    render_region,
+    unavailable,
+)
 
 logger = logging.getLogger(__name__)
 
@@ -54,7 +60,7 @@ def _status(request: HtmxHttpRequest) -> int:
 @scoped
 @require_http_methods(["GET", "POST"])
 @once_per_form
-def player_list(request: HtmxHttpRequest) -> HttpResponse:
+def player_list(request: ScopedRequest) -> HttpResponse:
     form = PlayerForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         try:
@@ -73,7 +79,7 @@ def player_list(request: HtmxHttpRequest) -> HttpResponse:
 @scoped
 @require_http_methods(["GET", "POST"])
 @once_per_form
-def match_new(request: HtmxHttpRequest) -> HttpResponse:
+def match_new(request: ScopedRequest) -> HttpResponse:
     form = MatchForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         match = _start_match(request, form.cleaned_data)
@@ -83,7 +89,7 @@ def match_new(request: HtmxHttpRequest) -> HttpResponse:
     return render(request, "scoring/match_new.html", context, status=_status(request))
 
 
-def _start_match(request: HtmxHttpRequest, data: dict[str, Any]) -> Match:
+def _start_match(request: ScopedRequest, data: dict[str, Any]) -> Match:
     sides = [
         [services.player_get_or_create(**request.scope.stamp(), name=name) for name in names]
         for names in data["sides"]
@@ -114,7 +120,7 @@ def _board_context(match: Match, form: HandForm | None = None, **extra: Any) -> 
         extra.setdefault("moved_note", services.match_full_message())
     elif form is None and match.is_open:
         fresh_entry = True
-        form = functools.cache(
+        form = functools.cache(  # type: ignore[assignment]  # the template calls it
             lambda: HandForm(
                 side_names=board.side_names,
                 variant=match.variant,
@@ -130,7 +136,7 @@ MATCH_TEMPLATE = "scoring/match_detail.html"
 @scoped
 @require_safe
 @vary_on_headers("HX-Request")
-def match_detail(request: HtmxHttpRequest, pk: int) -> HttpResponse:
+def match_detail(request: ScopedRequest, pk: int) -> HttpResponse:
     match = request.scope.match(pk)
     since = request.GET.get("since")
     if request.htmx and since is not None:
@@ -178,7 +184,7 @@ def reswap(response: HttpResponse, target: str, swap: str) -> HttpResponse:
 
 @scoped
 @require_POST
-def hand_create(request: HtmxHttpRequest, pk: int) -> HttpResponse:
+def hand_create(request: ScopedRequest, pk: int) -> HttpResponse:
     match = request.scope.match(pk)
     names = services.side_names(match)
     step = HandForm.parse_step(request.POST.get("step", ""), len(names))
@@ -300,7 +306,7 @@ def _sync_answers(view: Any) -> Any:
 @_sync_answers
 @scoped
 @require_POST
-def hand_sync(request: HtmxHttpRequest, pk: int) -> JsonResponse:
+def hand_sync(request: ScopedRequest, pk: int) -> JsonResponse:
     """A hand saved without signal, sent from the phone's outbox (app.js): the answer is for the
     script. `client_id` makes a resend harmless; a number taken meanwhile by another phone is a
     conflict the phone shows, never a silent drop. `account` is who typed the hand: a session
@@ -334,7 +340,7 @@ def hand_sync(request: HtmxHttpRequest, pk: int) -> JsonResponse:
 
 @scoped
 @require_POST
-def hand_preview(request: HtmxHttpRequest, pk: int) -> HttpResponse:
+def hand_preview(request: ScopedRequest, pk: int) -> HttpResponse:
     match = request.scope.match(pk)
     form = HandForm(request.POST, side_names=services.side_names(match), variant=match.variant)
     return render(request, "scoring/_hand_preview.html", _preview(match, form))
@@ -363,7 +369,7 @@ def _preview(match: Match, form: HandForm) -> dict[str, Any]:
 
 @scoped
 @require_safe
-def hand_detail(request: HtmxHttpRequest, pk: int, number: int) -> HttpResponse:
+def hand_detail(request: ScopedRequest, pk: int, number: int) -> HttpResponse:
     """One hand's points by category: a page, or (htmx) the breakdown opened in the sheet."""
     match = request.scope.match(pk)
     context = {
@@ -376,7 +382,7 @@ def hand_detail(request: HtmxHttpRequest, pk: int, number: int) -> HttpResponse:
 
 @scoped
 @require_http_methods(["GET", "POST"])
-def hand_edit(request: HtmxHttpRequest, pk: int, number: int) -> HttpResponse:
+def hand_edit(request: ScopedRequest, pk: int, number: int) -> HttpResponse:
     match = request.scope.match(pk)
     if request.method == "POST" and not selectors.hand_exists(match, number):
         return _hand_gone(request, match, services.HandGone(number))
@@ -415,7 +421,7 @@ def _hand_gone(request: HtmxHttpRequest, match: Match, gone: services.HandGone) 
 
 @scoped
 @require_safe
-def hand_history(request: HtmxHttpRequest, pk: int, number: int) -> HttpResponse:
+def hand_history(request: ScopedRequest, pk: int, number: int) -> HttpResponse:
     """A hand's counts now and before each change, with who entered or changed them and when."""
     match = request.scope.match(pk)
     context = {"match": match, "history": selectors.hand_history(match, number)}
@@ -424,7 +430,7 @@ def hand_history(request: HtmxHttpRequest, pk: int, number: int) -> HttpResponse
 
 @scoped
 @require_POST
-def hand_delete(request: HtmxHttpRequest, pk: int) -> HttpResponse:
+def hand_delete(request: ScopedRequest, pk: int) -> HttpResponse:
     """Delete the last hand: from its page, or "Undo" right after saving it (then with the hand's
     id, so a double tap or a late tap deletes nothing else). An undone hand's counts come back
     into the form, to fix and save again."""
@@ -476,7 +482,7 @@ def _int(text: str) -> int:
 
 @scoped
 @require_POST
-def match_abandon(request: HtmxHttpRequest, pk: int) -> HttpResponse:
+def match_abandon(request: ScopedRequest, pk: int) -> HttpResponse:
     match = request.scope.match(pk)
     services.match_abandon(match=match)
     return redirect(match)
@@ -484,7 +490,7 @@ def match_abandon(request: HtmxHttpRequest, pk: int) -> HttpResponse:
 
 @scoped
 @require_POST
-def match_delete(request: HtmxHttpRequest, pk: int) -> HttpResponse:
+def match_delete(request: ScopedRequest, pk: int) -> HttpResponse:
     """An admin deletes a match (a test game, a match recorded twice)."""
     match = request.scope.match(pk, admin=True)
     services.match_delete(match=match)
@@ -495,6 +501,6 @@ def match_delete(request: HtmxHttpRequest, pk: int) -> HttpResponse:
 @scoped
 @require_POST
 @once_per_form
-def match_rematch(request: HtmxHttpRequest, pk: int) -> HttpResponse:
+def match_rematch(request: ScopedRequest, pk: int) -> HttpResponse:
     match = request.scope.match(pk)
     return redirect(services.match_rematch(match=match, by=request.user))

@@ -66,7 +66,9 @@ def _worker(files: tuple[str, ...]) -> str:
     """The worker's source after the release it belongs to (a short name for the worker and the
     files it keeps: a new one empties the old caches) and the files to keep; made once per
     process and list of files, not at every visit."""
-    with open(finders.find("scoring/sw.js"), encoding="utf-8") as file:
+    path = finders.find("scoring/sw.js")
+    assert isinstance(path, str), "scoring/sw.js is one of the app's static files"
+    with open(path, encoding="utf-8") as file:
         source = file.read()
     release = hashlib.sha256("\n".join([source, *files]).encode()).hexdigest()[:12]
     return f"const RELEASE = {release!r};\nconst PRECACHE = {list(files)!r};\n{source}"

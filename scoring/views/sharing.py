@@ -21,7 +21,7 @@ from scoring.access import scoped
 from scoring.forms import ImportForm
 from scoring.models import Match
 from scoring.once import once_per_form
-from scoring.views.common import HtmxHttpRequest, download, qr_code, render_region
+from scoring.views.common import HtmxHttpRequest, ScopedRequest, download, qr_code, render_region
 
 SHARE_TEMPLATE = "scoring/share.html"
 IMPORT_TEMPLATE = "scoring/import.html"
@@ -60,7 +60,7 @@ def _share_panel(request: HtmxHttpRequest, match: Match, *, changed: bool = True
 @scoped
 @require_safe
 @vary_on_headers("HX-Request")
-def share_panel(request: HtmxHttpRequest, pk: int) -> HttpResponse:
+def share_panel(request: ScopedRequest, pk: int) -> HttpResponse:
     """The scoreboard's share panel, fetched when it is first opened (the board does not render
     it on every load)."""
     return _share_panel(request, request.scope.match(pk), changed=False)
@@ -69,21 +69,21 @@ def share_panel(request: HtmxHttpRequest, pk: int) -> HttpResponse:
 @scoped
 @require_POST
 @once_per_form
-def share_create(request: HtmxHttpRequest, pk: int) -> HttpResponse:
+def share_create(request: ScopedRequest, pk: int) -> HttpResponse:
     match = request.scope.match(pk)
     return _share_panel(request, transfer.share_link_create(match=match))
 
 
 @scoped
 @require_POST
-def share_revoke(request: HtmxHttpRequest, pk: int) -> HttpResponse:
+def share_revoke(request: ScopedRequest, pk: int) -> HttpResponse:
     match = request.scope.match(pk)
     return _share_panel(request, transfer.share_link_revoke(match=match))
 
 
 @scoped
 @require_safe
-def share_qr(request: HtmxHttpRequest, pk: int) -> HttpResponse:
+def share_qr(request: ScopedRequest, pk: int) -> HttpResponse:
     match = request.scope.match(pk)
     if not match.share_token:
         raise Http404
@@ -96,7 +96,7 @@ def share_qr(request: HtmxHttpRequest, pk: int) -> HttpResponse:
 
 @scoped
 @require_safe
-def export_all(request: HtmxHttpRequest) -> HttpResponse | StreamingHttpResponse:
+def export_all(request: ScopedRequest) -> HttpResponse | StreamingHttpResponse:
     chunks = transfer.export_chunks(transfer.iter_match_documents(request.scope.circle))
     filename = f"casino-matches-{timezone.localdate():%Y-%m-%d}.json"
     return download(chunks, "application/json", filename)
@@ -104,7 +104,7 @@ def export_all(request: HtmxHttpRequest) -> HttpResponse | StreamingHttpResponse
 
 @scoped
 @require_safe
-def export_match(request: HtmxHttpRequest, pk: int) -> HttpResponse | StreamingHttpResponse:
+def export_match(request: ScopedRequest, pk: int) -> HttpResponse | StreamingHttpResponse:
     match = request.scope.match(pk)
     docs = transfer.match_documents(match.circle, pks=[match.pk])
     text = "".join(transfer.export_chunks(docs, as_list=False))
@@ -113,7 +113,7 @@ def export_match(request: HtmxHttpRequest, pk: int) -> HttpResponse | StreamingH
 
 @scoped
 @require_safe
-def export_hands(request: HtmxHttpRequest) -> HttpResponse | StreamingHttpResponse:
+def export_hands(request: ScopedRequest) -> HttpResponse | StreamingHttpResponse:
     filename = f"casino-hands-{timezone.localdate():%Y-%m-%d}.csv"
     return download(
         transfer.iter_hands_csv(request.scope.circle), "text/csv; charset=utf-8", filename
@@ -122,7 +122,7 @@ def export_hands(request: HtmxHttpRequest) -> HttpResponse | StreamingHttpRespon
 
 @scoped
 @require_safe
-def export_match_hands(request: HtmxHttpRequest, pk: int) -> HttpResponse | StreamingHttpResponse:
+def export_match_hands(request: ScopedRequest, pk: int) -> HttpResponse | StreamingHttpResponse:
     match = request.scope.match(pk)
     csv_text = transfer.hands_csv(match.circle, pk=match.pk)
     return download(csv_text, "text/csv; charset=utf-8", f"casino-match-{match.pk}-hands.csv")
@@ -134,7 +134,7 @@ def export_match_hands(request: HtmxHttpRequest, pk: int) -> HttpResponse | Stre
 @scoped
 @require_http_methods(["GET", "POST"])
 @once_per_form
-def match_import(request: HtmxHttpRequest) -> HttpResponse:
+def match_import(request: ScopedRequest) -> HttpResponse:
     posted = request.method == "POST"
     form = ImportForm(request.POST if posted else None, request.FILES if posted else None)
     problems: list[str] = []

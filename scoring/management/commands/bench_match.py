@@ -12,6 +12,7 @@ Run it on a database of its own (make bench-match): it adds users and matches.
 
 from __future__ import annotations
 
+import functools
 import gc
 import random
 import statistics
@@ -109,17 +110,17 @@ class Command(BaseCommand):
         # Warm: loaded again at the same version (other phones, reloads, polls that found news).
         # Cold: the first load of a version, nothing of it rendered yet.
         for label, before in (("", lambda: None), (" (first load of a version)", fragments.clear)):
-            pairs = []
+            timings: list[tuple[float, float]] = []
             for _ in range(self.repeat * 2):
                 before()
-                pairs.append(
+                timings.append(
                     (
                         timed(lambda: self.client.get(board))[0],
                         timed(lambda: self.client.get(home))[0],
                     )
                 )
-            seconds = statistics.median(a for a, _ in pairs)
-            floor = statistics.median(b for _, b in pairs)
+            seconds = statistics.median(a for a, _ in timings)
+            floor = statistics.median(b for _, b in timings)
             out(
                 f"{'' if label else chr(10)}scoreboard GET at {hands} hands{label}: "
                 f"{seconds * 1000:.1f} ms, {seconds / floor:.2f}x the signed-in home page "
@@ -181,7 +182,7 @@ class Command(BaseCommand):
             tallies = stored if self.rng.random() < 0.5 else [*stored[:-2], stored[-1], stored[-2]]
             url = reverse("scoring:hand-edit", args=[latest.pk, number])
             data = hand_post(number, tallies)
-            seconds, response = timed(lambda u=url, d=data: self.client.post(u, d))
+            seconds, response = timed(functools.partial(self.client.post, url, data))
             if response.status_code not in (200, 302):
                 raise SystemExit(f"editing hand {number}: HTTP {response.status_code}")
             pairs.append((seconds, self._save(self._short())[0]))
