@@ -289,3 +289,22 @@ def test_a_server_that_stays_down_is_not_tried_for_ever(
     page.wait_for_timeout(2500)
     assert len(tries) == count  # waits for "Try again" now
     expect(hand.get_by_role("button", name="Try again")).to_be_visible()
+
+
+def test_logging_out_without_signal_says_it_needs_signal_and_keeps_everything(
+    new_page: Any, log_in: Any, start_match: Any
+) -> None:
+    """The server ends a session: offline, Log out once led to the browser's "site can't be
+    reached" page. Now it says why it waits, and the board and its hands stay as they are."""
+    page = new_page(**NO_WORKER)
+    log_in(page)
+    board = start_match(page, ["Ana", "Ben"])
+    _queue_offline(page, (30, 9))
+    said: list[str] = []
+    page.on("dialog", lambda dialog: (said.append(dialog.message), dialog.accept()))
+    _log_out_from_the_menu(page)
+    expect(page.locator("[data-outbox-list] > li")).to_have_count(1)
+    assert page.url == board
+    assert said == [
+        "Logging out needs signal. Until then your hands and pages stay on this phone, as they are."
+    ]

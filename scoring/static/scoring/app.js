@@ -611,6 +611,11 @@
   document.addEventListener("submit", function (event) {
     var form = event.target;
     if (!form.matches || !form.matches("[data-logout]")) return;
+    if (navigator.onLine === false) {  // the server ends the session: nothing to do without it
+      event.preventDefault();
+      window.alert(form.dataset.offlineNote);
+      return;
+    }
     var choice = event.submitter ? event.submitter.value : "";
     if (choice === "keep") { forgetPages(); return; }
     event.preventDefault();
