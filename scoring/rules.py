@@ -774,9 +774,25 @@ def validate(
     Kasino's last capture (exactly one side, with cards), Spade Casino's J♠ (exactly one side),
     and neither marked in another variant.
     """
-    problems: list[Problem] = []
     if sides is not None and len(tallies) != sides:
         return [Problem("tally_count", {"count": len(tallies), "sides": sides})]
+    variant = None if variant is None else Variant(variant)
+    holders_of = _holders(tallies, variant)
+    problems = _count_problems(tallies)
+    problems += _variant_fields(tallies, variant)
+    problems += _holder_problems(holders_of)
+    for side, tally in enumerate(tallies):
+        problems += _side_card_problems(side, tally, holders_of)
+        problems += _side_sweep_problems(side, tally)
+    sweeps_total = sum(max(t.sweeps, 0) for t in tallies)
+    if sweeps_total > MAX_SWEEPS:
+        problems.append(Problem("sweeps_total", {"total": sweeps_total}))
+    return problems
+
+
+def _count_problems(tallies: Sequence[Tally]) -> list[Problem]:
+    """The pack's 52 cards and 13 spades, and each side's counts that cannot be."""
+    problems: list[Problem] = []
     cards_total = sum(t.cards for t in tallies)
     if cards_total != PACK:
         problems.append(Problem("cards_total", {"total": cards_total}))
@@ -792,18 +808,25 @@ def validate(
             problems.append(
                 Problem("spades_over_cards", {"spades": tally.spades, "cards": tally.cards}, side)
             )
+    return problems
 
+
+def _holders(tallies: Sequence[Tally], variant: Variant | None) -> dict[str, list[int]]:
+    """Special card → the sides that say they took it (the J♠ only where the variant has it)."""
     holders_of = {
         "10D": [side for side, t in enumerate(tallies) if t.big_casino],
         "2S": [side for side, t in enumerate(tallies) if t.little_casino],
     }
     for suit in ACE_SUITS:
         holders_of["A" + suit] = [side for side, t in enumerate(tallies) if suit in t.aces]
-    jack_holders = [side for side, t in enumerate(tallies) if t.jack_of_spades]
-    variant = None if variant is None else Variant(variant)
     if variant is Variant.SPADE:
-        holders_of["JS"] = jack_holders
-    problems += _variant_fields(tallies, variant)
+        holders_of["JS"] = [side for side, t in enumerate(tallies) if t.jack_of_spades]
+    return holders_of
+
+
+def _holder_problems(holders_of: Mapping[str, Sequence[int]]) -> list[Problem]:
+    """Each special card is taken by exactly one side."""
+    problems = []
     for card, holders in holders_of.items():
         if not holders:
             problems.append(Problem("card_nobody", {"card": card}))
@@ -811,52 +834,43 @@ def validate(
             problems.append(Problem("card_both", {"card": card, "holders": tuple(holders)}))
         elif len(holders) > 2:
             problems.append(Problem("card_several", {"card": card, "holders": tuple(holders)}))
-
-    for side, tally in enumerate(tallies):
-        special_spades = [card for card in ("2S", "AS", "JS") if side in holders_of.get(card, ())]
-        if tally.spades >= 0 and len(special_spades) > tally.spades:
-            problems.append(
-                Problem(
-                    "special_spades",
-                    {
-                        "cards": _symbols(special_spades),
-                        "spades": tally.spades,
-                        "needed": len(special_spades),
-                    },
-                    side,
-                )
-            )
-        special_others = [card for card in ("10D", "AC", "AH", "AD") if side in holders_of[card]]
-        non_spades = tally.cards - tally.spades
-        if (
-            special_others
-            and tally.cards >= 0
-            and tally.spades >= 0
-            and len(special_others) > non_spades
-        ):
-            problems.append(
-                Problem(
-                    "special_non_spades",
-                    {
-                        "cards": _symbols(special_others),
-                        "non_spades": max(non_spades, 0),
-                        "needed": len(special_others),
-                    },
-                    side,
-                )
-            )
-        if tally.sweeps < 0:
-            problems.append(Problem("sweeps_negative", {"sweeps": tally.sweeps}, side))
-        elif tally.cards >= 0 and tally.cards < 2 * tally.sweeps:
-            problems.append(
-                Problem(
-                    "sweeps_need_cards", {"sweeps": tally.sweeps, "needed": 2 * tally.sweeps}, side
-                )
-            )
-    sweeps_total = sum(max(t.sweeps, 0) for t in tallies)
-    if sweeps_total > MAX_SWEEPS:
-        problems.append(Problem("sweeps_total", {"total": sweeps_total}))
     return problems
+
+
+def _side_card_problems(
+    side: int, tally: Tally, holders_of: Mapping[str, Sequence[int]]
+) -> list[Problem]:
+    """A side's special cards fit in its spades and in its other cards."""
+    problems = []
+    special_spades = [card for card in ("2S", "AS", "JS") if side in holders_of.get(card, ())]
+    if tally.spades >= 0 and len(special_spades) > tally.spades:
+        params = {
+            "cards": _symbols(special_spades),
+            "spades": tally.spades,
+            "needed": len(special_spades),
+        }
+        problems.append(Problem("special_spades", params, side))
+    special_others = [card for card in ("10D", "AC", "AH", "AD") if side in holders_of[card]]
+    non_spades = tally.cards - tally.spades
+    fits = tally.cards < 0 or tally.spades < 0 or len(special_others) <= non_spades
+    if special_others and not fits:
+        params = {
+            "cards": _symbols(special_others),
+            "non_spades": max(non_spades, 0),
+            "needed": len(special_others),
+        }
+        problems.append(Problem("special_non_spades", params, side))
+    return problems
+
+
+def _side_sweep_problems(side: int, tally: Tally) -> list[Problem]:
+    """A sweep takes at least two cards (the one played and one on the table)."""
+    if tally.sweeps < 0:
+        return [Problem("sweeps_negative", {"sweeps": tally.sweeps}, side)]
+    if tally.cards >= 0 and tally.cards < 2 * tally.sweeps:
+        params = {"sweeps": tally.sweeps, "needed": 2 * tally.sweeps}
+        return [Problem("sweeps_need_cards", params, side)]
+    return []
 
 
 def _variant_fields(tallies: Sequence[Tally], variant: Variant | None) -> list[Problem]:
