@@ -122,7 +122,7 @@ def test_revoked_link_is_404(client, shared):
     url = share_url(shared)
     transfer.share_link_revoke(match=shared)
     assert client.get(url).status_code == 404
-    assert client.get(url, headers=HX).status_code == 404
+    assert client.get(url, headers=HX).status_code == 286  # htmx: stop polling (below)
 
 
 @pytest.mark.parametrize("token", ["wrong", "None", "x" * 43])
@@ -227,3 +227,16 @@ def test_another_users_match_cannot_be_shared_revoked_or_drawn(client, other_use
     assert client.get(_url("share-qr", shared)).status_code == 404
     shared.refresh_from_db()
     assert shared.share_token == token
+
+
+def test_a_board_polling_a_link_turned_off_is_told_so_and_stops_polling(client, shared):
+    """django-htmx's HttpResponseStopPolling (286): the notice takes the board's place and htmx
+    polls no more; a full page load of the dead link is a plain 404."""
+    url = share_url(shared)
+    transfer.share_link_revoke(match=shared)
+    poll = client.get(url, {"since": "1"}, headers=HX)
+    assert poll.status_code == 286
+    body = poll.content.decode()
+    assert "This share link was turned off by the match's owner." in body
+    assert "hx-get" not in body and "hx-trigger" not in body
+    assert client.get(url).status_code == 404

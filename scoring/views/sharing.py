@@ -8,13 +8,14 @@ from urllib.parse import urlencode
 from django.contrib import messages
 from django.http import Http404, HttpResponse, StreamingHttpResponse
 from django.shortcuts import redirect, render
+from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import ngettext
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 from django.views.decorators.vary import vary_on_headers
-from django_htmx.http import HttpResponseClientRedirect
+from django_htmx.http import HttpResponseClientRedirect, HttpResponseStopPolling
 
 from scoring import selectors, transfer
 from scoring.access import scoped
@@ -34,7 +35,15 @@ MAX_PROBLEMS_SHOWN = 50
 @require_safe
 @never_cache
 def shared_match(request: HtmxHttpRequest, token: str) -> HttpResponse:
-    match = transfer.match_for_share_token(token)
+    try:
+        match = transfer.match_for_share_token(token)
+    except Http404:
+        if not request.htmx:
+            raise
+        # A board still open on a link turned off meanwhile: it says so in place of the board,
+        # and htmx stops polling (286).
+        ended = render_to_string(f"{SHARE_TEMPLATE}#ended", request=request)
+        return HttpResponseStopPolling(ended)
     if request.htmx and request.GET.get("since") == str(match.version):
         # Nothing new: htmx swaps nothing on 204, so hands the viewer opened stay open.
         return HttpResponse(status=204)

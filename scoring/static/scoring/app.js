@@ -153,15 +153,6 @@
     var elt = event.detail.elt;
     if (event.detail.successful && elt && elt.matches && elt.matches("form")) showOffline(elt, false);
   });
-  // A shared board whose link was turned off answers 404: stop polling (htmx stops polling an
-  // element that is no longer in the page) and say why.
-  document.body.addEventListener("htmx:responseError", function (event) {
-    var elt = event.detail.elt;
-    if (event.detail.xhr.status !== 404 || !elt.matches || !elt.matches("[data-poll]")) return;
-    var notice = document.querySelector("[data-poll-ended]");
-    if (notice) notice.hidden = false;
-    elt.remove();
-  });
   document.addEventListener("click", function (event) {
     var retry = event.target.closest && event.target.closest("[data-retry]");
     if (!retry) return;
