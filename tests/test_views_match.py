@@ -265,3 +265,20 @@ def test_bad_hand_number_says_the_form_is_out_of_date(user_client, casino_match)
     response = user_client.post(_url("hand-create", casino_match), {**TYPICAL, "number": "x"})
     assert "This form is out of date" in response.content.decode()
     assert not Hand.objects.exists()
+
+
+def test_a_saved_hand_tells_the_phone_to_forget_its_draft_and_a_refused_one_does_not(
+    user_client, casino_match
+):
+    """django-htmx's trigger_client_event: app.js forgets the draft on "hand-saved", instead of
+    searching the answer's text for the toast's marker."""
+    import json
+
+    saved = user_client.post(_url("hand-create", casino_match), TYPICAL, headers=HX)
+    assert saved.status_code == 200
+    assert json.loads(saved["HX-Trigger"]) == {"hand-saved": {"match": casino_match.pk}}
+    refused = user_client.post(
+        _url("hand-create", casino_match), {**TYPICAL, "cards_0": "60", "number": "2"}, headers=HX
+    )
+    assert refused.status_code == 400
+    assert "HX-Trigger" not in refused

@@ -15,6 +15,7 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 from django.views.decorators.vary import vary_on_headers
+from django_htmx.http import reswap, retarget, trigger_client_event
 
 from scoring import circles, selectors, services
 from scoring.access import scoped
@@ -147,7 +148,7 @@ def match_detail(request: ScopedRequest, pk: int) -> HttpResponse:
             # Totals, turn, sheet and hand number only: what is being typed stays.
             return render(request, f"{MATCH_TEMPLATE}#board-update", _board_context(match))
         response = render(request, f"{MATCH_TEMPLATE}#board", _board_context(match))
-        return reswap(response, "#board", "outerHTML")
+        return _whole_board(response)
     return render_region(
         request, MATCH_TEMPLATE, "board", _board_context(match, **_after_post(request, match))
     )
@@ -177,9 +178,9 @@ def _after_post(request: HtmxHttpRequest, match: Match) -> dict[str, Any]:
     return extra
 
 
-def reswap(response: HttpResponse, target: str, swap: str) -> HttpResponse:
-    response["HX-Retarget"], response["HX-Reswap"] = target, swap
-    return response
+def _whole_board(response: HttpResponse) -> HttpResponse:
+    """An htmx answer that replaces the whole board, whatever the request aimed at."""
+    return reswap(retarget(response, "#board"), "outerHTML")
 
 
 @scoped
@@ -243,9 +244,13 @@ def _hand_answer(
     if template == MATCH_TEMPLATE:
         return render(request, template, context, status=status)
     if changed and not match.is_open:
-        response = render(request, f"{MATCH_TEMPLATE}#board", context, status=status)
-        return reswap(response, "#board", "outerHTML")
-    return render(request, template, context, status=status)
+        response = _whole_board(render(request, f"{MATCH_TEMPLATE}#board", context, status=status))
+    else:
+        response = render(request, template, context, status=status)
+    if extra.get("saved"):
+        # The phone forgets the hand's draft (app.js): it is on the server now.
+        trigger_client_event(response, "hand-saved", {"match": match.pk})
+    return response
 
 
 def _hand_moved(
@@ -466,7 +471,7 @@ def hand_delete(request: ScopedRequest, pk: int) -> HttpResponse:
         return redirect(match)
     match.refresh_from_db()
     context = _board_context(match, form, undo_note=note, undo_failed=level == messages.ERROR)
-    return reswap(render(request, f"{MATCH_TEMPLATE}#board", context), "#board", "outerHTML")
+    return _whole_board(render(request, f"{MATCH_TEMPLATE}#board", context))
 
 
 def _posted_int(request: HtmxHttpRequest, name: str) -> int:

@@ -99,13 +99,9 @@
       if (form) draftSave(form);
     });
   });
-  document.body.addEventListener("htmx:beforeSwap", function (event) {
-    // A saved hand: its draft is done with (the board that comes back says it was saved).
-    var xhr = event.detail.xhr;
-    var form = event.detail.requestConfig && event.detail.requestConfig.elt;
-    if (form && form.dataset && form.dataset.draft && xhr.status === 200 && xhr.responseText.indexOf("data-hand-saved") !== -1) {
-      draftForget(form.dataset.draft);
-    }
+  // A saved hand: its draft is done with (the server's answer says so: HX-Trigger "hand-saved").
+  document.body.addEventListener("hand-saved", function (event) {
+    if (event.detail && event.detail.match) draftForget(String(event.detail.match));
   });
   function restoreDrafts() {
     var form = document.querySelector("[data-draft]");
