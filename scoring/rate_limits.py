@@ -69,34 +69,38 @@ def retry_after(request: HttpRequest) -> int:
     return wait_seconds(request, action, key=key) or longest_window(action)
 
 
+def _in_minutes(seconds: int) -> tuple[bool, int]:
+    """A wait as (True, minutes), rounded up, or from two hours on as (False, hours)."""
+    minutes = max(1, math.ceil(seconds / 60))
+    return (True, minutes) if minutes < 120 else (False, math.ceil(minutes / 60))
+
+
 def try_again_text(seconds: int) -> str:
     """The wait as "Try again in 4 minutes." (in hours from two hours on)."""
-    minutes = max(1, math.ceil(seconds / 60))
-    if minutes < 120:
-        return ngettext(
-            "Try again in %(count)d minute.", "Try again in %(count)d minutes.", minutes
-        ) % {"count": minutes}
-    hours = math.ceil(minutes / 60)
-    return ngettext("Try again in %(count)d hour.", "Try again in %(count)d hours.", hours) % {
-        "count": hours
-    }
+    in_minutes, count = _in_minutes(seconds)
+    if in_minutes:
+        text = ngettext("Try again in %(count)d minute.", "Try again in %(count)d minutes.", count)
+    else:
+        text = ngettext("Try again in %(count)d hour.", "Try again in %(count)d hours.", count)
+    return text % {"count": count}
 
 
 def next_link_text(seconds: int) -> str:
     """The wait as "You can ask for another link in 3 minutes." (hours from two hours on)."""
-    minutes = max(1, math.ceil(seconds / 60))
-    if minutes < 120:
-        return ngettext(
+    in_minutes, count = _in_minutes(seconds)
+    if in_minutes:
+        text = ngettext(
             "You can ask for another link in %(count)d minute.",
             "You can ask for another link in %(count)d minutes.",
-            minutes,
-        ) % {"count": minutes}
-    hours = math.ceil(minutes / 60)
-    return ngettext(
-        "You can ask for another link in %(count)d hour.",
-        "You can ask for another link in %(count)d hours.",
-        hours,
-    ) % {"count": hours}
+            count,
+        )
+    else:
+        text = ngettext(
+            "You can ask for another link in %(count)d hour.",
+            "You can ask for another link in %(count)d hours.",
+            count,
+        )
+    return text % {"count": count}
 
 
 def too_many(request: HttpRequest) -> HttpResponse:

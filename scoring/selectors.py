@@ -424,10 +424,6 @@ def hand_for_match(match: Match, number: int) -> Hand:
     return get_object_or_404(_hands_with_accounts(match), number=number)
 
 
-def hand_exists(match: Match, number: int) -> bool:
-    return Hand.objects.filter(match=match, number=number).exists()
-
-
 def hand_tallies(hand: Hand) -> list[rules.Tally]:
     return [t.as_rules_tally() for t in hand.tallies.order_by("side__position")]
 

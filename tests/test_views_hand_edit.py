@@ -110,7 +110,6 @@ def test_fixing_a_hand_another_phone_just_undid_says_so_with_the_board(
 
     stale = selectors.hand_for_match(played, 2)
     services.hand_delete_last(match=played, number=2)
-    monkeypatch.setattr(selectors, "hand_exists", lambda match, number: True)
     monkeypatch.setattr(selectors, "hand_for_match", lambda match, number: stale)
 
     response = user_client.post(_url(played, 2), _fix_of_hand_2())

@@ -389,9 +389,12 @@ def hand_detail(request: ScopedRequest, pk: int, number: int) -> HttpResponse:
 @require_http_methods(["GET", "POST"])
 def hand_edit(request: ScopedRequest, pk: int, number: int) -> HttpResponse:
     match = request.scope.match(pk)
-    if request.method == "POST" and not selectors.hand_exists(match, number):
-        return _hand_gone(request, match, services.HandGone(number))
-    hand = selectors.hand_for_match(match, number)
+    try:
+        hand = selectors.hand_for_match(match, number)
+    except Http404:
+        if request.method != "POST":
+            raise
+        return _hand_gone(request, match, services.HandGone(number))  # deleted before the save
     names = services.side_names(match)
     if request.method == "POST":
         form = HandForm(request.POST, side_names=names, variant=match.variant)
