@@ -17,6 +17,7 @@ from django.views.decorators.http import require_safe
 PRECACHE = (
     "scoring/app.css",
     "scoring/app.js",
+    "scoring/outbox.js",
     "django_htmx/htmx-2.min.js",
     "scoring/icons/icon.svg",
     "scoring/icons/icon-192.png",

@@ -5,7 +5,7 @@
 //   old ones.
 // - Pages go to the network first. The match list and each scoreboard opened are kept as last
 //   seen, so a reload without signal shows them, in a cache of the account the page was for
-//   (base.html names it on <body>): app.js forgets every other account's at each page load,
+//   (base.html names it on <body>): outbox.js forgets every other account's at each page load,
 //   and the account's own when it logs out. A page the server no longer gives (a match deleted,
 //   a member removed, a session ended) is forgotten as soon as it is asked for online.
 // - Background Sync, where the browser has it, wakes an open board to send its outbox.
