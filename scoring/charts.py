@@ -40,6 +40,24 @@ class Chart:
     target: int
 
 
+@dataclass(frozen=True)
+class _Frame:
+    """The plot area inside a chart's margins, and how hands and totals map onto it."""
+
+    left: int
+    top: int
+    width: int
+    height: int
+    hands: int  # hands along the x axis (at least 1)
+    top_value: int  # the total at the top of the y axis (at least 1)
+
+    def x(self, hand: int) -> float:
+        return round(self.left + self.width * hand / self.hands, 1)
+
+    def y(self, value: int) -> float:
+        return round(self.top + self.height * (1 - value / self.top_value), 1)
+
+
 def running_totals_chart(
     names: Sequence[str],
     totals: Sequence[Sequence[int]],
@@ -53,19 +71,34 @@ def running_totals_chart(
     `totals[i]` lists the totals after hand i, with index 0 holding the start totals.
     """
     left, right, top, bottom_margin = 30, 70, 10, 24
-    plot_w, plot_h = width - left - right, height - top - bottom_margin
-    hands = max(len(totals) - 1, 1)
-    top_value = max([target, *(t for row in totals for t in row)]) or 1
+    frame = _Frame(
+        left=left,
+        top=top,
+        width=width - left - right,
+        height=height - top - bottom_margin,
+        hands=max(len(totals) - 1, 1),
+        top_value=max([target, *(t for row in totals for t in row)]) or 1,
+    )
+    series = _series(frame, names, totals)
+    _place_end_labels(series)
+    return Chart(
+        width=width,
+        height=height,
+        left=left,
+        bottom=float(top + frame.height),
+        series=series,
+        y_ticks=_y_ticks(frame),
+        x_ticks=_x_ticks(frame, len(totals)),
+        target_y=frame.y(target),
+        target=target,
+    )
 
-    def x(hand: int) -> float:
-        return round(left + plot_w * hand / hands, 1)
 
-    def y(value: int) -> float:
-        return round(top + plot_h * (1 - value / top_value), 1)
-
+def _series(frame: _Frame, names: Sequence[str], totals: Sequence[Sequence[int]]) -> list[Series]:
+    """One line per side, each with its own dash pattern and marker shape."""
     series = []
     for index, name in enumerate(names):
-        coords = [(x(hand), y(row[index])) for hand, row in enumerate(totals)]
+        coords = [(frame.x(hand), frame.y(row[index])) for hand, row in enumerate(totals)]
         dash, marker = STYLES[index % len(STYLES)]
         series.append(
             Series(
@@ -79,7 +112,12 @@ def running_totals_chart(
                 final=totals[-1][index],
             )
         )
-    # Keep the end labels at least a line apart when totals end close together.
+    return series
+
+
+def _place_end_labels(series: Sequence[Series]) -> None:
+    """Set each line's end label height, keeping labels at least a line apart when totals end
+    close together."""
     placed: list[float] = []
     for line in sorted(series, key=lambda line: line.last[1]):
         label_y = line.last[1] + 4
@@ -87,21 +125,18 @@ def running_totals_chart(
             label_y = placed[-1] + 13
         placed.append(label_y)
         object.__setattr__(line, "label_y", label_y)
-    step = max(1, round(top_value / 4))
-    y_ticks = [(y(value), value) for value in range(0, top_value + 1, step)]
-    x_step = max(1, hands // 8 + (1 if hands % 8 else 0))
-    x_ticks = [(x(hand), hand) for hand in range(0, len(totals), x_step)]
-    return Chart(
-        width=width,
-        height=height,
-        left=left,
-        bottom=float(top + plot_h),
-        series=series,
-        y_ticks=y_ticks,
-        x_ticks=x_ticks,
-        target_y=y(target),
-        target=target,
-    )
+
+
+def _y_ticks(frame: _Frame) -> list[tuple[float, int]]:
+    """About four steps from 0 up to the top of the axis: (height, total)."""
+    step = max(1, round(frame.top_value / 4))
+    return [(frame.y(value), value) for value in range(0, frame.top_value + 1, step)]
+
+
+def _x_ticks(frame: _Frame, rows: int) -> list[tuple[float, int]]:
+    """At most about eight hand numbers along the axis: (position, hand)."""
+    x_step = max(1, frame.hands // 8 + (1 if frame.hands % 8 else 0))
+    return [(frame.x(hand), hand) for hand in range(0, rows, x_step)]
 
 
 @dataclass(frozen=True)

@@ -21,10 +21,11 @@ from scoring import matchdoc, rules, transfer
 from scoring.models import Match, Player, name_key
 
 MAX_SEATS = 4
-SPECIAL_CARDS = ("10D", "2S", "AS", "AC", "AH", "AD")
-RED_CARDS = {"10D", "AH", "AD"}
+# The six special cards' codes (the hand form's fields card_10D, card_2S, ...); the cards
+# themselves are rules.SPECIAL_CARDS.
+SPECIAL_CARDS = tuple(card.code for card in rules.SPECIAL_CARDS)
+JACK_FIELD = f"card_{rules.JACK_OF_SPADES.code}"  # Spade Casino's question
 CHECKED = {True: mark_safe(" checked"), False: ""}
-CARD_LABELS = {"10D": "10♦", "2S": "2♠", "AS": "A♠", "AC": "A♣", "AH": "A♥", "AD": "A♦"}
 LAYOUTS = {"2": (2, 1), "3": (3, 1), "4": (4, 1), "teams": (2, 2)}  # (sides, players per side)
 
 
@@ -325,7 +326,7 @@ class HandForm(forms.Form):
                 widget=forms.RadioSelect,
             )
         if self.variant is rules.Variant.SPADE:
-            self.fields["card_JS"] = forms.TypedChoiceField(
+            self.fields[JACK_FIELD] = forms.TypedChoiceField(
                 label=_("Jack of spades (J♠)"),
                 choices=side_choices,
                 coerce=int,
@@ -353,9 +354,9 @@ class HandForm(forms.Form):
                 required=False,
                 initial=0,
             )
-        for card in SPECIAL_CARDS:
-            self.fields[f"card_{card}"] = forms.TypedChoiceField(
-                label=_(rules.CARD_NAMES[card]),
+        for card in rules.SPECIAL_CARDS:
+            self.fields[f"card_{card.code}"] = forms.TypedChoiceField(
+                label=_(card.name),
                 choices=[(str(position), name) for position, name in enumerate(side_names)],
                 coerce=int,
                 required=False,
@@ -409,11 +410,9 @@ class HandForm(forms.Form):
                 initial[f"cards_{position}"] = tally.cards
                 initial[f"spades_{position}"] = tally.spades
             initial[f"sweeps_{position}"] = tally.sweeps
-            held = {"10D": tally.big_casino, "2S": tally.little_casino, "JS": tally.jack_of_spades}
-            held.update({"A" + suit: suit in tally.aces for suit in rules.ACE_SUITS})
-            for card, has in held.items():
-                if has:
-                    initial[f"card_{card}"] = str(position)
+            for card in rules.CARDS.values():
+                if card.held(tally):
+                    initial[f"card_{card.code}"] = str(position)
             if tally.last_capture:
                 initial["last_capture"] = str(position)
         return initial
@@ -422,7 +421,7 @@ class HandForm(forms.Form):
         """The variant's one-of-the-sides questions beyond the six special cards: Swedish
         Kasino's last capture, Spade Casino's J♠ (a row of chips each)."""
         extra = []
-        for name in ("last_capture", "card_JS"):
+        for name in ("last_capture", JACK_FIELD):
             if name not in self.fields:
                 continue
             field = self[name]
@@ -433,7 +432,7 @@ class HandForm(forms.Form):
                     "label": field.label,
                     "auto_id": field.auto_id,
                     "errors": field.errors,
-                    "defaults_to_last": name == "card_JS",
+                    "defaults_to_last": name == JACK_FIELD,
                     "chips": format_html_join(
                         "\n",
                         '<label class="chip side-chip side-{1}{3}" for="{0}_{1}"><input type="radio"'
@@ -473,14 +472,14 @@ class HandForm(forms.Form):
         """Per special card: its code, symbol, label and errors (the grid's column heads)."""
         return [
             {
-                "code": card,
-                "symbol": CARD_LABELS[card],
-                "red": card in RED_CARDS,
-                "label": self[f"card_{card}"].label,
-                "auto_id": self[f"card_{card}"].auto_id,
-                "errors": self[f"card_{card}"].errors,
+                "code": card.code,
+                "symbol": card.symbol,
+                "red": card.red,
+                "label": self[f"card_{card.code}"].label,
+                "auto_id": self[f"card_{card.code}"].auto_id,
+                "errors": self[f"card_{card.code}"].errors,
             }
-            for card in SPECIAL_CARDS
+            for card in rules.SPECIAL_CARDS
         ]
 
     def card_grid(self) -> list[dict[str, Any]]:
@@ -488,7 +487,7 @@ class HandForm(forms.Form):
         sides are one radio group (built here, not in the template: the scoreboard renders 12 to
         24 of them each load). The last side gets the cards given to no one."""
         chosen = {card: _chosen(self[f"card_{card}"]) for card in SPECIAL_CARDS}
-        labels = [(card, _(rules.CARD_NAMES[card])) for card in SPECIAL_CARDS]
+        labels = [(card.code, _(card.name)) for card in rules.SPECIAL_CARDS]
         last = len(self.side_names) - 1
         return [
             {
@@ -522,19 +521,22 @@ class HandForm(forms.Form):
         if data.get(f"spades_{last}") is None:
             data[f"spades_{last}"] = rules.SPADES - sum(data[f"spades_{side}"] for side in others)
         holder = {}
-        for card in (*SPECIAL_CARDS, "JS"):
+        for card in rules.CARDS:
             chosen = data.get(f"card_{card}")
             holder[card] = last if chosen in ("", None) else chosen
         self.tallies = [
             rules.Tally.make(
                 cards=data[f"cards_{position}"],
                 spades=data[f"spades_{position}"],
-                big_casino=holder["10D"] == position,
-                little_casino=holder["2S"] == position,
-                aces=[suit for suit in rules.ACE_SUITS if holder["A" + suit] == position],
+                big_casino=holder[rules.BIG_CASINO.code] == position,
+                little_casino=holder[rules.LITTLE_CASINO.code] == position,
+                aces=[ace.suit for ace in rules.ACES if holder[ace.code] == position],
                 sweeps=data.get(f"sweeps_{position}") or 0,
                 last_capture=data.get("last_capture") == position,
-                jack_of_spades=self.variant is rules.Variant.SPADE and holder["JS"] == position,
+                jack_of_spades=(
+                    self.variant is rules.Variant.SPADE
+                    and holder[rules.JACK_OF_SPADES.code] == position
+                ),
             )
             for position in range(count)
         ]

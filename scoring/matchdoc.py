@@ -278,10 +278,29 @@ class _Reader:
 
 
 def _read_rules(reader: _Reader, raw: Any) -> Rules | None:
+    """The match's rules, or None when any option is wrong (each wrong one is reported)."""
     if not isinstance(raw, dict):
         reader.add("not_object" if raw is not None else "missing", key="rules")
         return None
     reader.keys(raw, RULE_KEYS, "rules.")
+    options, ok = _read_options(reader, raw)
+    variant = options.get("variant")
+    if variant is not None:
+        reader.variant = rules.Variant(variant)
+        ok = _variant_options_fit(reader, raw, options) and ok
+    ok = _read_target(reader, raw, variant, options) and ok
+    if not ok:
+        return None
+    try:
+        return Rules.make(options.pop("variant"), **options)
+    except ValueError as error:  # every value was checked above: a safety net, not a traceback
+        reader.add("rules_refused", error=str(error))
+        return None
+
+
+def _read_options(reader: _Reader, raw: dict[str, Any]) -> tuple[dict[str, Any], bool]:
+    """The options given as words (variant, sweeps, ...) that are among their values, and
+    whether all were (the variant must be given)."""
     options: dict[str, Any] = {}
     ok = True
     for key, allowed in OPTION_VALUES.items():
@@ -301,40 +320,43 @@ def _read_rules(reader: _Reader, raw: Any) -> Rules | None:
             ok = False
         else:
             options[key] = value
-    variant = options.get("variant")
-    if variant is not None:
-        reader.variant = rules.Variant(variant)
-        for key, owner in VARIANT_RULE_KEYS.items():
-            if key in raw and variant != owner:
-                code = "dominican_only" if owner is rules.Variant.DOMINICAN else "variant_only"
-                reader.add(code, key=f"rules.{key}", owner=str(owner), variant=variant)
-                ok = False
+    return options, ok
+
+
+def _variant_options_fit(reader: _Reader, raw: dict[str, Any], options: dict[str, Any]) -> bool:
+    """Whether the options only one variant has are given only for it, and Finnish Kasino's
+    sweeps cancel (each misfit is reported)."""
+    variant = options["variant"]
+    ok = True
+    for key, owner in VARIANT_RULE_KEYS.items():
+        if key in raw and variant != owner:
+            code = "dominican_only" if owner is rules.Variant.DOMINICAN else "variant_only"
+            reader.add(code, key=f"rules.{key}", owner=str(owner), variant=variant)
+            ok = False
     sweeps = options.get("sweeps")
     if variant == rules.Variant.FINNISH and sweeps not in (None, rules.SweepRule.CANCEL):
         reader.add("finnish_sweeps", value=_show(sweeps))
         ok = False
-    if "target" in raw:
-        if variant == rules.Variant.DOMINICAN:
-            low, code = MIN_DOMINICAN_TARGET, "dominican_target"
-        else:
-            low, code = 1, "number"
-        target = raw["target"]
-        if (
-            isinstance(target, bool)
-            or not isinstance(target, int)
-            or not low <= target <= MAX_TARGET
-        ):
-            reader.add(code, key="rules.target", low=low, high=MAX_TARGET, value=_show(target))
-            ok = False
-        else:
-            options["target"] = target
-    if not ok:
-        return None
-    try:
-        return Rules.make(options.pop("variant"), **options)
-    except ValueError as error:  # every value was checked above: a safety net, not a traceback
-        reader.add("rules_refused", error=str(error))
-        return None
+    return ok
+
+
+def _read_target(
+    reader: _Reader, raw: dict[str, Any], variant: str | None, options: dict[str, Any]
+) -> bool:
+    """Put a given target into `options` if it is in range for the variant (Dominican Royal
+    Casino needs room for its near-target rules); False, reported, if it is not."""
+    if "target" not in raw:
+        return True
+    if variant == rules.Variant.DOMINICAN:
+        low, code = MIN_DOMINICAN_TARGET, "dominican_target"
+    else:
+        low, code = 1, "number"
+    target = raw["target"]
+    if isinstance(target, bool) or not isinstance(target, int) or not low <= target <= MAX_TARGET:
+        reader.add(code, key="rules.target", low=low, high=MAX_TARGET, value=_show(target))
+        return False
+    options["target"] = target
+    return True
 
 
 def _read_sides(reader: _Reader, raw: Any) -> tuple[tuple[str, ...], ...] | None:

@@ -76,19 +76,7 @@ class Status(StrEnum):
 PACK = 52
 SPADES = 13
 MAX_SWEEPS = 24
-ACE_SUITS = "SCHD"
 DEFAULT_TARGET = 21
-POINTS = {"cards": 3, "spades": 1, "big_casino": 2, "little_casino": 1, "ace": 1, "sweep": 1}
-CATEGORIES = (
-    "cards",
-    "spades",
-    "big_casino",
-    "little_casino",
-    "aces",
-    "sweeps",
-    "last_capture",
-    "jack_of_spades",
-)
 # Royal Casino's count-out order: the first side to reach the target while the hand is counted
 # in this order wins, whatever the final totals.
 COUNT_OUT_ORDER = (
@@ -113,7 +101,6 @@ FINNISH_CARDS, FINNISH_SPADES = 1, 2
 FINNISH_FREEZE = 10
 NO_POTS = (0, 0)
 DEALS_PER_HAND = {2: 6, 3: 4, 4: 3}
-CARDS_PER_DEAL = 4
 
 
 @dataclass(frozen=True, slots=True)
@@ -200,6 +187,80 @@ def variant_defaults(variant: Variant | str) -> Rules:
         sweeps=SweepRule.CANCEL if variant in CANCELLING else SweepRule.COUNT,
         several_reach=(SeveralReach.COUNT_OUT if variant in COUNTING_OUT else SeveralReach.HIGHEST),
     )
+
+
+# --- the special cards -----------------------------------------------------------------------
+
+
+class Card(NamedTuple):
+    """A card that scores by itself, so a tally records who took it (RULES.md §2).
+
+    The one place the app names these cards: the hand form, the deck checks, the outcome texts
+    and the benchmarks all take their codes, symbols and names from here.
+    """
+
+    code: str  # "10D": what problems call it, and the hand form's field (card_10D)
+    symbol: str  # "10♦", as printed on the card
+    field: str  # the Tally field that records who took it ("aces" for the four aces)
+    name: str  # "big casino (10♦)": its name in problems and form labels (to be translated)
+    taken: str = ""  # "the big casino (10♦)": what a side took, in outcome texts ("": not said)
+    suit: str = ""  # an ace's letter in Tally.aces
+
+    @property
+    def red(self) -> bool:
+        """Hearts and diamonds are printed red."""
+        return self.symbol[-1] in "♥♦"
+
+    @property
+    def spade(self) -> bool:
+        return self.symbol[-1] == "♠"
+
+    @property
+    def category(self) -> str:
+        """Its key in COUNT_OUT_ORDER and endgame conditions: the Tally field, or an ace's suit."""
+        return self.suit or self.field
+
+    def held(self, tally: Tally) -> bool:
+        """Whether `tally` (or anything with a tally's fields) took this card."""
+        if self.suit:
+            return self.suit in tally.aces
+        return bool(getattr(tally, self.field))
+
+
+BIG_CASINO = Card(
+    "10D",
+    "10♦",
+    "big_casino",
+    gettext_noop("big casino (10♦)"),
+    gettext_noop("the big casino (10♦)"),
+)
+LITTLE_CASINO = Card(
+    "2S",
+    "2♠",
+    "little_casino",
+    gettext_noop("little casino (2♠)"),
+    gettext_noop("the little casino (2♠)"),
+)
+ACES = (
+    Card("AS", "A♠", "aces", gettext_noop("ace of spades"), gettext_noop("the ace of spades"), "S"),
+    Card("AC", "A♣", "aces", gettext_noop("ace of clubs"), gettext_noop("the ace of clubs"), "C"),
+    Card("AH", "A♥", "aces", gettext_noop("ace of hearts"), gettext_noop("the ace of hearts"), "H"),
+    Card(
+        "AD",
+        "A♦",
+        "aces",
+        gettext_noop("ace of diamonds"),
+        gettext_noop("the ace of diamonds"),
+        "D",
+    ),
+)
+# Spade Casino only (in the other variants it is a plain spade).
+JACK_OF_SPADES = Card("JS", "J♠", "jack_of_spades", gettext_noop("jack of spades (J♠)"))
+# The six cards every variant records, in the order the hand form asks for them.
+SPECIAL_CARDS = (BIG_CASINO, LITTLE_CASINO, *ACES)
+# Every special card by its code.
+CARDS = {card.code: card for card in (*SPECIAL_CARDS, JACK_OF_SPADES)}
+ACE_SUITS = "".join(ace.suit for ace in ACES)  # "SCHD"
 
 
 class Tally(NamedTuple):
@@ -541,45 +602,68 @@ def score_hand(
     """
     breakdown, pots = score_breakdown(rules, tallies, before, pots)
     points = tuple(b.points for b in breakdown)
-    if rules.scoring is Scoring.DIFFERENCE and len(points) == 2:
-        margin = points[0] - points[1]
-        credited: tuple[int, ...] = (margin, 0) if margin > 0 else (0, -margin)
-    else:
-        credited = points
-    target = rules.target
-    totals = [total + gain for total, gain in zip(before, credited, strict=True)]
-
+    totals = [total + gain for total, gain in zip(before, _credited(rules, points), strict=True)]
     outcome: Outcome | None = None
     if rules.endgame_from is not None:
-        met: list[tuple[int, int]] = []
-        for side, total in enumerate(before):
-            condition = endgame_condition(rules, total)
-            if condition is None:
-                continue
-            if _condition_met(condition, breakdown[side]):
-                met.append((COUNT_OUT_ORDER.index(condition), side))
-            elif totals[side] >= target:
-                totals[side] = target - 1  # a restricted side that misses cannot win this hand
-        if met:
-            category_rank, side = min(met)
-            outcome = Outcome("condition", side, COUNT_OUT_ORDER[category_rank], totals[side])
-
+        outcome = _endgame_outcome(rules, breakdown, before, totals)
     if outcome is None:
-        reached = [side for side, total in enumerate(totals) if total >= target]
-        if len(reached) == 1:
-            side = reached[0]
-            outcome = Outcome("reached", side, None, totals[side])
-        elif reached:
-            if tied_before or rules.several_reach is SeveralReach.HIGHEST:
-                outcome = _highest(rules, tallies, totals, reached)
-            else:
-                outcome = _count_out(rules, tallies, breakdown, before, totals, reached)
-
+        outcome = _target_outcome(rules, tallies, breakdown, before, totals, tied_before)
     status, winner = Status.PLAYING, None
     if outcome is not None:
         status = Status.TIED if outcome.kind == "tied" else Status.WON
         winner = outcome.side
     return HandScore(breakdown, points, tuple(totals), status, winner, outcome, pots)
+
+
+def _credited(rules: Rules, points: tuple[int, ...]) -> tuple[int, ...]:
+    """What each side adds to its total: its points, or with difference scoring (two sides)
+    the margin to the side ahead and nothing to the other."""
+    if rules.scoring is Scoring.DIFFERENCE and len(points) == 2:
+        margin = points[0] - points[1]
+        return (margin, 0) if margin > 0 else (0, -margin)
+    return points
+
+
+def _endgame_outcome(
+    rules: Rules, breakdown: Sequence[Breakdown], before: Sequence[int], totals: list[int]
+) -> Outcome | None:
+    """Dominican near-target rules (RULES.md §6): a side that met its condition wins (the first
+    condition in COUNT_OUT_ORDER if several did); a restricted side that missed its condition is
+    held at target - 1 in `totals`, which this updates."""
+    met: list[tuple[int, int]] = []
+    for side, total in enumerate(before):
+        condition = endgame_condition(rules, total)
+        if condition is None:
+            continue
+        if _condition_met(condition, breakdown[side]):
+            met.append((COUNT_OUT_ORDER.index(condition), side))
+        elif totals[side] >= rules.target:
+            totals[side] = rules.target - 1  # a restricted side that misses cannot win this hand
+    if not met:
+        return None
+    category_rank, side = min(met)
+    return Outcome("condition", side, COUNT_OUT_ORDER[category_rank], totals[side])
+
+
+def _target_outcome(
+    rules: Rules,
+    tallies: Sequence[Tally],
+    breakdown: Sequence[Breakdown],
+    before: Sequence[int],
+    totals: Sequence[int],
+    tied_before: bool,
+) -> Outcome | None:
+    """Who reached the target after the hand: the only one, else the highest total or the
+    count-out (the highest always after a tied hand), or None while nobody has."""
+    reached = [side for side, total in enumerate(totals) if total >= rules.target]
+    if len(reached) == 1:
+        side = reached[0]
+        return Outcome("reached", side, None, totals[side])
+    if not reached:
+        return None
+    if tied_before or rules.several_reach is SeveralReach.HIGHEST:
+        return _highest(rules, tallies, totals, reached)
+    return _count_out(rules, tallies, breakdown, before, totals, reached)
 
 
 class MatchOverError(ValueError):
@@ -667,16 +751,6 @@ def seat_side(seat: int, sides: int) -> int:
 
 # --- validation ------------------------------------------------------------------------------
 
-CARD_NAMES = {
-    "10D": gettext_noop("big casino (10♦)"),
-    "2S": gettext_noop("little casino (2♠)"),
-    "AS": gettext_noop("ace of spades"),
-    "AC": gettext_noop("ace of clubs"),
-    "AH": gettext_noop("ace of hearts"),
-    "AD": gettext_noop("ace of diamonds"),
-    "JS": gettext_noop("jack of spades (J♠)"),
-}
-
 MESSAGES = {
     "cards_total": gettext_noop("cards add up to %(total)d, not 52"),
     "spades_total": gettext_noop("spades add up to %(total)d, not 13"),
@@ -705,15 +779,9 @@ MESSAGES = {
     "field_unused": gettext_noop("%(field)s is not recorded in this game"),
 }
 
-SPECIAL_SYMBOLS = {
-    "AS": "A♠",
-    "2S": "2♠",
-    "10D": "10♦",
-    "AC": "A♣",
-    "AH": "A♥",
-    "AD": "A♦",
-    "JS": "J♠",
-}
+# The special cards a side's spades must hold, and those its other cards must (RULES.md §7).
+SPADE_CARDS = tuple(code for code, card in CARDS.items() if card.spade)
+NON_SPADE_CARDS = tuple(code for code, card in CARDS.items() if not card.spade)
 # The tally fields only some variants record (RULES.md §9), and the variant that does.
 VARIANT_FIELDS = {"last_capture": Variant.SWEDISH, "jack_of_spades": Variant.SPADE}
 
@@ -755,7 +823,7 @@ def describe_problem(
     if problem.side is not None:
         params["side"] = _side_label(problem.side, side_names)
     if "card" in params:
-        params["card"] = translate(CARD_NAMES[str(params["card"])])
+        params["card"] = translate(CARDS[str(params["card"])].name)
     holders = params.pop("holders", None)
     if isinstance(holders, tuple):
         labels = [_side_label(side, side_names) for side in holders]
@@ -813,14 +881,17 @@ def _count_problems(tallies: Sequence[Tally]) -> list[Problem]:
 
 def _holders(tallies: Sequence[Tally], variant: Variant | None) -> dict[str, list[int]]:
     """Special card → the sides that say they took it (the J♠ only where the variant has it)."""
+    # Field by field rather than through `Card.held`: this runs for every hand checked.
     holders_of = {
-        "10D": [side for side, t in enumerate(tallies) if t.big_casino],
-        "2S": [side for side, t in enumerate(tallies) if t.little_casino],
+        BIG_CASINO.code: [side for side, t in enumerate(tallies) if t.big_casino],
+        LITTLE_CASINO.code: [side for side, t in enumerate(tallies) if t.little_casino],
     }
-    for suit in ACE_SUITS:
-        holders_of["A" + suit] = [side for side, t in enumerate(tallies) if suit in t.aces]
+    for ace in ACES:
+        holders_of[ace.code] = [side for side, t in enumerate(tallies) if ace.suit in t.aces]
     if variant is Variant.SPADE:
-        holders_of["JS"] = [side for side, t in enumerate(tallies) if t.jack_of_spades]
+        holders_of[JACK_OF_SPADES.code] = [
+            side for side, t in enumerate(tallies) if t.jack_of_spades
+        ]
     return holders_of
 
 
@@ -842,7 +913,7 @@ def _side_card_problems(
 ) -> list[Problem]:
     """A side's special cards fit in its spades and in its other cards."""
     problems = []
-    special_spades = [card for card in ("2S", "AS", "JS") if side in holders_of.get(card, ())]
+    special_spades = [card for card in SPADE_CARDS if side in holders_of.get(card, ())]
     if tally.spades >= 0 and len(special_spades) > tally.spades:
         params = {
             "cards": _symbols(special_spades),
@@ -850,7 +921,7 @@ def _side_card_problems(
             "needed": len(special_spades),
         }
         problems.append(Problem("special_spades", params, side))
-    special_others = [card for card in ("10D", "AC", "AH", "AD") if side in holders_of[card]]
+    special_others = [card for card in NON_SPADE_CARDS if side in holders_of[card]]
     non_spades = tally.cards - tally.spades
     fits = tally.cards < 0 or tally.spades < 0 or len(special_others) <= non_spades
     if special_others and not fits:
@@ -892,7 +963,7 @@ def _variant_fields(tallies: Sequence[Tally], variant: Variant | None) -> list[P
 
 
 def _symbols(cards: Sequence[str]) -> str:
-    return ", ".join(SPECIAL_SYMBOLS[card] for card in cards)
+    return ", ".join(CARDS[card].symbol for card in cards)
 
 
 def hand_base_points(tallies: Sequence[Tally]) -> int:

@@ -9,21 +9,19 @@ from django.utils.safestring import SafeString
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-from scoring import charts, once
+from scoring import charts, once, rules
 
 register = template.Library()
 
 CATEGORY_TAKEN = {
     "cards": gettext_lazy("most cards"),
     "spades": gettext_lazy("most spades"),
-    "big_casino": gettext_lazy("the big casino (10♦)"),
-    "little_casino": gettext_lazy("the little casino (2♠)"),
-    "S": gettext_lazy("the ace of spades"),
-    "C": gettext_lazy("the ace of clubs"),
-    "H": gettext_lazy("the ace of hearts"),
-    "D": gettext_lazy("the ace of diamonds"),
+    # "the big casino (10♦)", "the ace of spades", ... (marked for translation in rules)
+    **{card.category: gettext_lazy(card.taken) for card in rules.SPECIAL_CARDS},
     "sweeps": gettext_lazy("sweeps"),
 }
+# A special card's symbol by its Tally field or ace letter: "big_casino" → "10♦", "S" → "A♠".
+CARD_SYMBOLS = {card.category: card.symbol for card in rules.CARDS.values()}
 
 
 @register.simple_tag
@@ -98,10 +96,13 @@ def index(sequence: Any, position: int) -> Any:
         return ""
 
 
-ACE_SYMBOLS = {"S": "A♠", "C": "A♣", "H": "A♥", "D": "A♦"}
-
-
 @register.filter
 def suits(aces: str) -> str:
     """A tally's aces ("SH") as cards ("A♠ A♥"), as the table sees them."""
-    return " ".join(ACE_SYMBOLS.get(letter, letter) for letter in aces)
+    return " ".join(CARD_SYMBOLS.get(letter, letter) for letter in aces)
+
+
+@register.filter
+def card_symbol(category: str) -> str:
+    """The symbol of the special card a Tally field names: "big_casino" → "10♦"."""
+    return CARD_SYMBOLS[category]

@@ -28,18 +28,9 @@ from django.urls import reverse
 
 from scoring import demo, rules, services
 from scoring.access import personal_circle
-from scoring.forms import SPECIAL_CARDS
 from scoring.models import Match
 
 HX = {"HX-Request": "true"}
-CARD_HELD = {
-    "10D": lambda t: t.big_casino,
-    "2S": lambda t: t.little_casino,
-    "AS": lambda t: "S" in t.aces,
-    "AC": lambda t: "C" in t.aces,
-    "AH": lambda t: "H" in t.aces,
-    "AD": lambda t: "D" in t.aces,
-}
 
 
 def hand_post(number: int, tallies: list[rules.Tally]) -> dict[str, str]:
@@ -49,9 +40,9 @@ def hand_post(number: int, tallies: list[rules.Tally]) -> dict[str, str]:
         data[f"cards_{position}"] = str(tally.cards)
         data[f"spades_{position}"] = str(tally.spades)
         data[f"sweeps_{position}"] = str(tally.sweeps)
-    for card in SPECIAL_CARDS:
-        holder = next(p for p, t in enumerate(tallies) if CARD_HELD[card](t))
-        data[f"card_{card}"] = str(holder)
+    for card in rules.SPECIAL_CARDS:
+        holder = next(p for p, t in enumerate(tallies) if card.held(t))
+        data[f"card_{card.code}"] = str(holder)
     return data
 
 
