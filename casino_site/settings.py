@@ -67,7 +67,7 @@ MIDDLEWARE = [
     "scoring.middleware.NoStoreMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
-    "scoring.middleware.AccountLanguageMiddleware",
+    "scoring.accounts.middleware.AccountLanguageMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
@@ -89,7 +89,7 @@ TEMPLATES = [
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
                 "django.template.context_processors.i18n",
-                "scoring.context_processors.header_circle",
+                "scoring.circles.context_processors.header_circle",
             ],
             "builtins": ["template_partials.templatetags.partials"],
         },
@@ -183,20 +183,20 @@ ACCOUNT_SESSION_REMEMBER = True
 ACCOUNT_SIGNUP_REDIRECT_URL = "scoring:match-new"
 ACCOUNT_DEFAULT_HTTP_PROTOCOL = "http" if DEBUG else "https"
 # The one-time invitation to add an address, the verification link that keeps the sign-up's `next`,
-# a mail that cannot be sent (scoring/account_adapter.py); sign-up answers a race for a username
-# with the form's message (scoring/views/signup.py).
-ACCOUNT_ADAPTER = "scoring.account_adapter.AccountAdapter"
+# a mail that cannot be sent (scoring/accounts/adapter.py); sign-up answers a race for a username
+# with the form's message (scoring/accounts/views.py).
+ACCOUNT_ADAPTER = "scoring.accounts.adapter.AccountAdapter"
 ACCOUNT_FORMS = {
-    "login": "scoring.account_adapter.LoginForm",
-    "signup": "scoring.account_adapter.SignupForm",
-    "reset_password": "scoring.account_adapter.ResetPasswordForm",
-    "add_email": "scoring.account_adapter.AddEmailForm",
-    "reauthenticate": "scoring.account_adapter.ReauthenticateForm",
-    "change_password": "scoring.account_adapter.ChangePasswordForm",
+    "login": "scoring.accounts.forms.LoginForm",
+    "signup": "scoring.accounts.forms.SignupForm",
+    "reset_password": "scoring.accounts.forms.ResetPasswordForm",
+    "add_email": "scoring.accounts.forms.AddEmailForm",
+    "reauthenticate": "scoring.accounts.forms.ReauthenticateForm",
+    "change_password": "scoring.accounts.forms.ChangePasswordForm",
 }
 # Nobody learns whether an address has an account. "strict": a sign-up with an address another
 # account has verified is answered as any sign-up with an address ("we sent you a link"), and the
-# address's owner gets a mail saying someone tried instead of a link (scoring/account_adapter.py).
+# address's owner gets a mail saying someone tried instead of a link (scoring/accounts/adapter.py).
 # The address stays unverified on the new account; it can never be verified there while the
 # owner keeps it. allauth's plain True would refuse the sign-up with "already registered".
 ACCOUNT_PREVENT_ENUMERATION = "strict"
@@ -205,13 +205,13 @@ ACCOUNT_PREVENT_ENUMERATION = "strict"
 ACCOUNT_EMAIL_NOTIFICATIONS = True
 # The address is the key to the password reset: adding, changing or removing it asks for the
 # password (or a passkey) again, so a session left open is not enough to take the account over.
-# The reset itself goes only to verified addresses (scoring/account_adapter.py).
+# The reset itself goes only to verified addresses (scoring/accounts/adapter.py).
 ACCOUNT_REAUTHENTICATION_REQUIRED = True
 # One throttle against guessing: django-axes (below), which counts failures in the database (so
 # every app server shares them) by username and client address behind the configured proxies;
 # allauth's guessing limits are off. allauth limits what sends mail, counted in the default cache
 # (the database's table, shared by every server) per client address (`ip`, the login throttle's,
-# scoring/account_adapter.py), per account (`user`) and per e-mail address (`key`): "3/h/key" is
+# scoring/accounts/adapter.py), per account (`user`) and per e-mail address (`key`): "3/h/key" is
 # three an hour to one address. Over a limit the page is a 429 saying when to try again
 # (templates/429.html); a verification link over its limit is not sent, and the sign-up or
 # e-mail form says when one can be.

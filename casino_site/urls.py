@@ -2,9 +2,9 @@ from allauth.account import views as account_views
 from django.contrib import admin
 from django.urls import include, path
 
+from scoring.accounts.views import signup
 from scoring.views.health import healthz
 from scoring.views.offline import manifest, service_worker
-from scoring.views.signup import signup
 
 urlpatterns = [
     path("healthz", healthz, name="healthz"),
@@ -15,7 +15,7 @@ urlpatterns = [
     # Accounts (django-allauth): sign up and log in by username or e-mail address, verify and
     # change the address, reset a forgotten password, passkeys. "login" and "logout" are the
     # names the app's pages use. Sign-up is a creating form: sent twice, it answers once
-    # (scoring/views/signup.py).
+    # (scoring/accounts/views.py).
     path("accounts/login/", account_views.login, name="login"),
     path("accounts/logout/", account_views.logout, name="logout"),
     path("accounts/signup/", signup, name="account_signup"),
@@ -24,4 +24,4 @@ urlpatterns = [
 ]
 
 # Over an account action's limit (settings.ACCOUNT_RATE_LIMITS): allauth calls this.
-handler429 = "scoring.rate_limits.too_many"
+handler429 = "scoring.accounts.rate_limits.too_many"

@@ -2,7 +2,7 @@
 in a fixed number of bulk inserts per chunk, with exactly the rows and derived numbers that
 starting each match and recording its hands one by one through `services` would store.
 
-Ratings are left to the caller: replay them once at the end (`services.ratings_recompute`),
+Ratings are left to the caller: replay them once at the end (`ratings.recompute`),
 since they depend on the order in which every match of the circle finished.
 """
 

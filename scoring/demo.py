@@ -10,7 +10,7 @@ from datetime import datetime, timedelta
 from django.db import transaction
 from django.utils import timezone
 
-from scoring import bulk, rules, services, stats
+from scoring import bulk, ratings, rules, services, stats
 from scoring.models import Circle, Match, Player
 
 NAMES = ["Ana", "Ben", "Cy", "Dee", "Eli", "Fay", "Gus", "Hana", "Ivo", "Jo"]
@@ -159,5 +159,5 @@ def seed(
                 )
 
         bulk.matches_create(circle, new_matches())
-    services.ratings_recompute(circle=circle)
+    ratings.recompute(circle=circle)
     return matches

@@ -7,17 +7,15 @@ from typing import Any, cast
 
 from django import forms
 from django.core.exceptions import ValidationError
-from django.core.files.uploadedfile import UploadedFile
 from django.db.models import QuerySet
 from django.http import QueryDict
-from django.template.defaultfilters import filesizeformat
 from django.utils.functional import Promise
 from django.utils.html import format_html_join
 from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-from scoring import matchdoc, rules, transfer
+from scoring import matchdoc, rules
 from scoring.models import Match, Player, name_key
 
 MAX_SEATS = 4
@@ -578,26 +576,3 @@ def _problem_field(problem: rules.Problem) -> str | None:
     if code.startswith("sweeps_") and code != "sweeps_total":
         return f"sweeps_{side}"
     return None
-
-
-class ImportForm(forms.Form):
-    file = forms.FileField(
-        label=gettext_lazy("Match file (JSON)"),
-        help_text=gettext_lazy("A file exported from this app, or written by hand. Up to 2 MB."),
-        widget=forms.FileInput(attrs={"accept": ".json,application/json"}),
-    )
-
-    def clean_file(self) -> str:
-        """The file's text; too large or not text is refused before any JSON is read."""
-        upload: UploadedFile = self.cleaned_data["file"]
-        if upload.size is not None and upload.size > transfer.MAX_IMPORT_BYTES:
-            raise ValidationError(
-                _("This file is larger than %(limit)s, the most that can be imported at once.")
-                % {"limit": filesizeformat(transfer.MAX_IMPORT_BYTES)}
-            )
-        try:
-            return upload.read().decode("utf-8-sig")
-        except UnicodeDecodeError:
-            raise ValidationError(
-                _("This file is not text (UTF-8): it cannot be a match file.")
-            ) from None

@@ -500,7 +500,7 @@ class PlayerRating(models.Model):
 
 class Profile(models.Model):
     """What a signed-in user chose for themselves (the language of the app), and what the app
-    has asked them once (to add an e-mail address: scoring/account_prompts.py)."""
+    has asked them once (to add an e-mail address: scoring/accounts/prompts.py)."""
 
     user = models.OneToOneField(
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="profile"

@@ -12,12 +12,12 @@ from dataclasses import dataclass
 from django.contrib.auth.models import User
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
-from django.db.models import Count, F, Min, OuterRef, Prefetch, Q, QuerySet, Subquery
+from django.db.models import F, Min, Prefetch, QuerySet
 from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
-from scoring import bulk, matchdoc, rating, rules, selectors, stats
+from scoring import bulk, matchdoc, ratings, rules, selectors, stats
 from scoring.models import (
     Circle,
     Hand,
@@ -26,7 +26,6 @@ from scoring.models import (
     Membership,
     Player,
     PlayerRating,
-    Profile,
     Seat,
     Side,
     Tally,
@@ -421,7 +420,7 @@ def match_delete(*, match: Match) -> None:
     circle_id = match.circle_id
     match.delete()
     if cut is not None:
-        ratings_replay(circle_id=circle_id, from_pk=cut)
+        ratings.replay(circle_id=circle_id, from_pk=cut)
 
 
 @transaction.atomic
@@ -521,7 +520,7 @@ def _result_save(
 ) -> None:
     """Store the sides' totals and how the match stands; bump its version; keep ratings right."""
     moved = [side for side, total in zip(sides, totals, strict=True) if side.total != total]
-    before = _finish(match, sides)
+    before = ratings.finish(match, sides)
     for side, total in zip(sides, totals, strict=True):
         side.total = total
     if moved:
@@ -549,157 +548,10 @@ def _result_save(
             "version",
         ]
     )
-    after = _finish(match, sides)
+    after = ratings.finish(match, sides)
     if after != before:
-        _ratings_follow(match, was_rated=before is not None)
+        ratings.follow(match, was_rated=before is not None)
     stats.player_summaries_refresh(match)
-
-
-def _finish(match: Match, sides: Sequence[Side]) -> tuple[int, ...] | None:
-    """What a won match gives the ratings: each side's finishing rank; None when not won."""
-    if match.status != Match.Status.WON or match.winner_position is None:
-        return None
-    return tuple(rating.finish_ranks([side.total for side in sides], match.winner_position))
-
-
-def _match_teams(match: Match) -> list[list[Player]]:
-    teams: dict[int, list[Player]] = {}
-    for seat in sorted(match.seats.all(), key=lambda seat: seat.seat):
-        teams.setdefault(seat.side.position, []).append(seat.player)
-    return [teams[position] for position in sorted(teams)]
-
-
-def _rate_match(match: Match, rows: list[PlayerRating]) -> set[Player]:
-    """Update the in-memory ratings of the match's players; append the trend rows."""
-    teams = _match_teams(match)
-    totals = [side.total for side in sorted(match.sides.all(), key=lambda side: side.position)]
-    assert match.winner_position is not None
-    skills = rating.rate(
-        [[rating.Skill(p.rating_mu, p.rating_sigma) for p in team] for team in teams],
-        rating.finish_ranks(totals, match.winner_position),
-    )
-    changed = set()
-    for team, new_skills in zip(teams, skills, strict=True):
-        for player, skill in zip(team, new_skills, strict=True):
-            player.rating_mu, player.rating_sigma, player.rating = (
-                skill.mu,
-                skill.sigma,
-                skill.rating,
-            )
-            player.rated_matches += 1
-            rows.append(
-                PlayerRating(
-                    player=player, match=match, mu=skill.mu, sigma=skill.sigma, rating=skill.rating
-                )
-            )
-            changed.add(player)
-    return changed
-
-
-# Matches per prefetch when walking a whole history: SQLite refuses IN lists of ~1,000 ids, and
-# a match brings up to 4 seats and dozens of hands.
-PREFETCH_CHUNK = 100
-
-RATING_FIELDS = ["rating_mu", "rating_sigma", "rating", "rated_matches"]
-
-
-def _ratings_follow(match: Match, *, was_rated: bool) -> None:
-    """A match's finishing ranks changed (it was won, un-won, or won differently): replay the
-    circle's ratings from the first match whose ratings that affects, in memory."""
-    if was_rated:
-        cut = PlayerRating.objects.filter(match=match).aggregate(first=Min("pk"))["first"]
-    else:
-        cut = None
-    if match.status == Match.Status.WON:
-        finished = match.finished_at
-        later = (
-            PlayerRating.objects.filter(player__circle_id=match.circle_id)
-            .filter(
-                Q(match__finished_at__gt=finished)
-                | Q(match__finished_at=finished, match__pk__gt=match.pk)
-            )
-            .aggregate(first=Min("pk"))["first"]
-        )
-        cut = later if cut is None else min(cut, later or cut)
-    ratings_replay(circle_id=match.circle_id, from_pk=cut, also=match)
-
-
-def ratings_replay(*, circle_id: int, from_pk: int | None, also: Match | None = None) -> None:
-    """Drop the circle's rating rows from `from_pk` on, then rate again, in the order they
-    finished, the matches those rows were for and `also` (when won), from the ratings the
-    players had before them. Without `from_pk` only `also` is rated (it is the latest)."""
-    stale = PlayerRating.objects.filter(player__circle_id=circle_id)
-    if from_pk is not None:
-        stale = stale.filter(pk__gte=from_pk)
-        replayed = set(stale.values_list("match_id", flat=True))
-        stale.delete()
-    else:
-        replayed = set()
-    if also is not None and also.status == Match.Status.WON:
-        replayed.add(also.pk)
-    replayed_matches = Match.objects.filter(pk__in=replayed, status=Match.Status.WON)
-    if from_pk is not None:
-        players = list(Player.objects.filter(circle_id=circle_id))
-    else:
-        players = list(Player.objects.filter(seats__match__in=replayed_matches).distinct())
-    _ratings_from_rows(players)
-    by_pk = {player.pk: player for player in players}
-    matches = replayed_matches.order_by("finished_at", "pk").prefetch_related(
-        "sides", "seats__side"
-    )
-    rows: list[PlayerRating] = []
-    for replay in matches.iterator(chunk_size=PREFETCH_CHUNK):
-        for seat in replay.seats.all():
-            seat.player = by_pk[seat.player_id]
-        _rate_match(replay, rows)
-    PlayerRating.objects.bulk_create(rows, batch_size=1000)
-    Player.objects.bulk_update(players, RATING_FIELDS, batch_size=1000)
-
-
-def _ratings_from_rows(players: Sequence[Player]) -> None:
-    """Set each player's rating to their latest stored rating row (the default without one)."""
-    latest = PlayerRating.objects.filter(player=OuterRef("pk")).order_by("-pk")
-    stored = (
-        Player.objects.filter(pk__in=[player.pk for player in players])
-        .annotate(
-            last_mu=Subquery(latest.values("mu")[:1]),
-            last_sigma=Subquery(latest.values("sigma")[:1]),
-            last_rating=Subquery(latest.values("rating")[:1]),
-            rows=Count("ratings"),
-        )
-        .values_list("pk", "last_mu", "last_sigma", "last_rating", "rows")
-    )
-    state = {pk: rest for pk, *rest in stored}
-    for player in players:
-        mu, sigma, value, count = state[player.pk]
-        if count:
-            player.rating_mu, player.rating_sigma, player.rating = mu, sigma, value
-        else:
-            player.rating_mu, player.rating_sigma = rating.DEFAULT_MU, rating.DEFAULT_SIGMA
-            player.rating = rating.Skill().rating
-        player.rated_matches = count
-
-
-def ratings_recompute(*, circle: Circle) -> None:
-    """Replay every won match of the circle, in the order they finished, into fresh ratings."""
-    PlayerRating.objects.filter(player__circle=circle).delete()
-    players = {player.pk: player for player in Player.objects.filter(circle=circle)}
-    for player in players.values():
-        player.rating_mu, player.rating_sigma = rating.DEFAULT_MU, rating.DEFAULT_SIGMA
-        player.rating, player.rated_matches = rating.Skill().rating, 0
-    matches = (
-        Match.objects.filter(circle=circle, status=Match.Status.WON)
-        .order_by("finished_at", "pk")
-        .prefetch_related("sides", "seats__side")
-    )
-    rows: list[PlayerRating] = []
-    # In chunks: SQLite refuses a prefetch whose IN list has about a thousand ids.
-    for match in matches.iterator(chunk_size=PREFETCH_CHUNK):
-        for seat in match.seats.all():
-            seat.player = players[seat.player_id]  # share one object per player across matches
-        _rate_match(match, rows)
-    PlayerRating.objects.bulk_create(rows, batch_size=1000)
-    Player.objects.bulk_update(list(players.values()), RATING_FIELDS, batch_size=1000)
 
 
 def player_rename(*, player: Player, name: str) -> Player:
@@ -750,7 +602,7 @@ def player_merge(*, source: Player, target: Player) -> Player:
     source.delete()
     _names_changed(Match.objects.filter(seats__player=target))
     stats.player_summaries_refresh(Match.objects.filter(seats__player=target))
-    ratings_recompute(circle=target.circle)
+    ratings.recompute(circle=target.circle)
     target.refresh_from_db()
     return target
 
@@ -769,8 +621,3 @@ DERIVED_TALLY_FIELDS = (
     "points",
     "total_after",
 )
-
-
-def profile_language_set(*, user: User, language: str) -> None:
-    """Remember the user's language on their account (used on every device they sign in on)."""
-    Profile.objects.update_or_create(user=user, defaults={"language": language})

@@ -1,9 +1,8 @@
 from django.urls import path
 
-from scoring.urls_account import urlpatterns as account_urlpatterns
-from scoring.urls_circles import urlpatterns as circles_urlpatterns
-from scoring.urls_invites import urlpatterns as invites_urlpatterns
-from scoring.urls_sharing import urlpatterns as sharing_urlpatterns
+from scoring.accounts.urls import urlpatterns as accounts_urlpatterns
+from scoring.circles.urls import urlpatterns as circles_urlpatterns
+from scoring.sharing.urls import urlpatterns as sharing_urlpatterns
 from scoring.views import history, pages
 from scoring.views import matches as views
 
@@ -11,10 +10,8 @@ app_name = "scoring"
 
 urlpatterns = [
     path("", views.home, name="home"),
-    path("signup/", views.signup, name="signup"),
     path("rules/", pages.rules_page, name="rules"),
     path("rules/<str:variant>/", pages.rules_page, name="rules-variant"),
-    path("language/", pages.language_set, name="language"),
     path("players/", views.player_list, name="player-list"),
     path("matches/", history.match_list, name="match-list"),
     path("matches/<int:pk>/sheet/", history.match_sheet, name="match-sheet"),
@@ -36,10 +33,8 @@ urlpatterns = [
     path("matches/<int:pk>/rematch/", views.match_rematch, name="match-rematch"),
 ]
 
-# Share links, export and import live in their own module.
+# Each room's own URLs: share links, export and import; circles, members and invites; the
+# account's page, deleting it, signing up, the language.
 urlpatterns += sharing_urlpatterns
-# Circles (members, roles, switching) and invites to them.
 urlpatterns += circles_urlpatterns
-urlpatterns += invites_urlpatterns
-# The account's own page, and deleting the account.
-urlpatterns += account_urlpatterns
+urlpatterns += accounts_urlpatterns

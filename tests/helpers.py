@@ -5,6 +5,7 @@ from collections.abc import Callable
 from typing import Any, TypeVar
 
 from django.db import connection
+from django.urls import reverse
 
 from scoring.rules import Tally
 
@@ -99,3 +100,9 @@ def tally_doc(
         "sweeps": sweeps,
         **variant_fields,
     }
+
+
+def app_url(name: str, *args: Any) -> str:
+    """The app's URL `scoring:<name>` for these arguments: an object stands for its pk, so
+    `app_url("hand", match, 2)` is the match's second hand."""
+    return reverse(f"scoring:{name}", args=[getattr(arg, "pk", arg) for arg in args])

@@ -23,7 +23,8 @@ from django.test import Client
 from django.urls import URLPattern, URLResolver, get_resolver, reverse
 from helpers import FIRST_8
 
-from scoring import invites, services
+from scoring import services
+from scoring.circles import invites
 from scoring.models import Invite, Match, Player
 
 # Pages anyone may open: by URL name, plus everything under these route prefixes.

@@ -12,8 +12,9 @@ from django.urls import reverse
 from django.utils import translation
 from helpers import FIRST_8, FIRST_11
 
-from scoring import rules, services, transfer
+from scoring import rules, services
 from scoring.models import Profile
+from scoring.sharing import links
 
 LOCALE = Path(settings.BASE_DIR) / "locale"
 LANGUAGES = [code for code, _ in settings.LANGUAGES if code != "en"]
@@ -113,7 +114,7 @@ def all_pages(user, players, client):
         circle=user.personal_circle, variant="royal", sides=[[cy], [dee]]
     )
     services.hand_record(match=open_match, number=1, tallies=FIRST_8)
-    token = transfer.share_link_create(match=open_match).share_token
+    token = links.share_link_create(match=open_match).share_token
     client.force_login(user)
     return [
         reverse("scoring:home"),

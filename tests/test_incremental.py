@@ -26,6 +26,7 @@ from scoring.models import (
     Side,
     Tally,
 )
+from scoring.ratings import recompute as ratings_recompute
 
 pytestmark = [pytest.mark.django_db, pytest.mark.slow]
 
@@ -140,7 +141,7 @@ class IncrementalIsAFullRescore(TestCase):
                 services.rescore(each)  # from scratch, and it must change nothing
                 assert _derived_state(each) == stored
             ratings = _ratings(owner)
-            services.ratings_recompute(circle=owner.personal_circle)
+            ratings_recompute(circle=owner.personal_circle)
             assert _ratings(owner) == ratings
             statistics = _statistics(owner)
             stats.player_summaries_rebuild(owner.personal_circle)

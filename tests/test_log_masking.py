@@ -107,7 +107,7 @@ def test_djangos_request_log_does_not_show_a_reset_key(captured: io.StringIO) ->
 @pytest.mark.django_db
 def test_djangos_request_log_does_not_show_an_invite_code(captured: io.StringIO, user) -> None:
     """An unknown code is a 404 and a revoked one a 410, both logged with their path."""
-    from scoring import invites
+    from scoring.circles import invites
 
     invite = invites.invite_create(circle=user.personal_circle, by=user)
     invites.invite_revoke(invite=invite)

@@ -18,8 +18,9 @@ from helpers import tally_doc as tally
 from test_commands_transfer import run
 from test_matchdoc import refused, scored
 
-from scoring import matchdoc, rules, transfer
+from scoring import matchdoc, rules
 from scoring.models import Match
+from scoring.sharing import exchange
 
 
 def document(variant: str, hands, *, start_totals=(0, 0), **options: Any) -> dict[str, Any]:
@@ -389,7 +390,7 @@ def test_tally_json_writes_a_variant_field_for_its_variant_only():
 
 
 def _import(user, docs) -> list[Match]:
-    result = transfer.matches_import(circle=user.personal_circle, text=json.dumps(docs))
+    result = exchange.matches_import(circle=user.personal_circle, text=json.dumps(docs))
     return result.matches
 
 
@@ -415,12 +416,12 @@ def test_export_import_round_trip_keeps_the_variants_options_and_fields(user, ot
         (0, 0),
         (1, 0),
     ]
-    exported = transfer.export_json(transfer.match_documents(user.personal_circle))
+    exported = exchange.export_json(exchange.match_documents(user.personal_circle))
     assert [_without_result(doc) for doc in exported] == sources
     assert [doc["result"] for doc in exported] == [scored(doc)["result"] for doc in sources]
     # Into another account, and out again: the same documents.
     _import(other_user, exported)
-    assert transfer.export_json(transfer.match_documents(other_user.personal_circle)) == exported
+    assert exchange.export_json(exchange.match_documents(other_user.personal_circle)) == exported
 
 
 @pytest.mark.django_db
@@ -449,7 +450,7 @@ def test_import_command_refuses_a_variant_field_on_another_variant(user, tmp_pat
 @pytest.mark.django_db
 def test_hands_csv_adds_the_variant_columns_at_the_end(user):
     _import(user, [SWEDISH, SPADE])
-    text = transfer.hands_csv(user.personal_circle)
+    text = exchange.hands_csv(user.personal_circle)
     header = next(csv.reader(io.StringIO(text)))
     assert header == [
         "match",

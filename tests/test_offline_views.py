@@ -10,8 +10,9 @@ from django.test import Client
 from django.urls import reverse
 from helpers import FIRST_11
 
-from scoring import circles, services
-from scoring.access import personal_circle
+from scoring import services
+from scoring.circles import services as circles
+from scoring.circles.access import personal_circle
 from scoring.models import Hand, Membership
 
 # Ana: 27 cards, 7 spades, 10♦ and A♠ (7 points); Ben the rest (4 points).

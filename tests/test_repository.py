@@ -63,7 +63,7 @@ def test_no_project_file_refers_to_the_directory_beside_the_repository() -> None
     [
         ("conftest.py", "SCORING_EXAMPLES"),
         ("test_matchdoc.py", "CASES_FILE"),
-        ("test_transfer.py", "CASES_FILE"),
+        ("sharing/test_transfer.py", "CASES_FILE"),
     ],
 )
 def test_tests_read_the_scoring_examples_from_the_repository(

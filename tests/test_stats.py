@@ -5,8 +5,10 @@ from django.utils import timezone
 from helpers import FIRST_8, FIRST_11
 from openskill.models import PlackettLuce
 
-from scoring import selectors, services, transfer
+from scoring import selectors, services
 from scoring.models import Match, Player, PlayerRating, Seat, Side
+from scoring.ratings import recompute as ratings_recompute
+from scoring.sharing import exchange
 
 pytestmark = pytest.mark.django_db
 
@@ -104,7 +106,7 @@ def test_ratings_follow_openskill_in_match_order(history, players):
 
 def test_recompute_gives_the_same_ratings_as_updates(history, user):
     before = {p.name: (p.rating_mu, p.rating_sigma) for p in Player.objects.all()}
-    services.ratings_recompute(circle=user.personal_circle)
+    ratings_recompute(circle=user.personal_circle)
     for player in Player.objects.all():
         assert (player.rating_mu, player.rating_sigma) == pytest.approx(before[player.name])
     assert PlayerRating.objects.count() == 8
@@ -185,6 +187,6 @@ def test_long_histories_are_walked_in_chunks(user, players):
         Seat(match=side.match, side=side, player=(ana, ben)[side.position], seat=side.position)
         for side in sides
     )
-    services.ratings_recompute(circle=user.personal_circle)
+    ratings_recompute(circle=user.personal_circle)
     assert Player.objects.get(pk=ana.pk).rated_matches == 600
-    assert len(transfer.match_documents(user.personal_circle)) == 600
+    assert len(exchange.match_documents(user.personal_circle)) == 600

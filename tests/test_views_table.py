@@ -9,7 +9,7 @@ from django.db import connection
 from django.test import Client
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
-from helpers import FIRST_8, HX, at_once
+from helpers import FIRST_8, HX, app_url, at_once
 
 from scoring import services
 from scoring.models import FormSubmission, Hand, Match, Player
@@ -21,17 +21,13 @@ TYPICAL = {"number": "1", "cards_0": "27", "spades_0": "7", "card_10D": "0", "ca
 SETUP = {"variant": "casino", "layout": "2", "target": "21", "first_dealer": "0"}
 
 
-def _url(name, match, *args):
-    return reverse(f"scoring:{name}", args=[match.pk, *args])
-
-
 @pytest.mark.parametrize("headers", [{}, HX], ids=["plain", "htmx"])
 def test_a_hand_number_taken_meanwhile_moves_the_typed_counts_to_the_next_hand(
     user_client, casino_match, headers
 ):
     services.hand_record(match=casino_match, number=1, tallies=FIRST_8)
     data = {**TYPICAL, "cards_0": "30", "spades_0": "9"}
-    response = user_client.post(_url("hand-create", casino_match), data, headers=headers)
+    response = user_client.post(app_url("hand-create", casino_match), data, headers=headers)
     body = response.content.decode()
     assert response.status_code == 409
     assert "Hand 1 was saved from another screen; your counts are now hand 2." in body
@@ -41,7 +37,7 @@ def test_a_hand_number_taken_meanwhile_moves_the_typed_counts_to_the_next_hand(
     assert "already recorded" not in body  # a note, not an error that loops
     # Saving again stores it as hand 2.
     response = user_client.post(
-        _url("hand-create", casino_match), {**data, "number": "2"}, headers=headers
+        app_url("hand-create", casino_match), {**data, "number": "2"}, headers=headers
     )
     assert response.status_code in (200, 302)
     assert list(Hand.objects.order_by("number").values_list("number", flat=True)) == [1, 2]
@@ -50,7 +46,7 @@ def test_a_hand_number_taken_meanwhile_moves_the_typed_counts_to_the_next_hand(
 def test_a_hand_number_taken_by_the_winning_hand_says_the_match_is_over(user_client, casino_match):
     services.hand_record(match=casino_match, number=1, tallies=FIRST_8)
     services.match_abandon(match=casino_match)  # over: no next number to move the counts to
-    response = user_client.post(_url("hand-create", casino_match), TYPICAL, headers=HX)
+    response = user_client.post(app_url("hand-create", casino_match), TYPICAL, headers=HX)
     body = response.content.decode()
     assert response.status_code == 409
     assert "Hand 1 was saved from another screen, and the match is over." in body
@@ -59,7 +55,7 @@ def test_a_hand_number_taken_by_the_winning_hand_says_the_match_is_over(user_cli
 
 def test_an_unchanged_board_answers_204_without_rendering(user_client, casino_match):
     casino_match.refresh_from_db()
-    url = f"{_url('match', casino_match)}?since={casino_match.version}"
+    url = f"{app_url('match', casino_match)}?since={casino_match.version}"
     user_client.get(url, headers=HX)  # the session learns the account's language once
     with CaptureQueriesContext(connection) as queries:
         response = user_client.get(url, headers=HX)
@@ -75,7 +71,7 @@ def test_a_changed_board_sends_totals_turn_sheet_and_number_but_not_the_form(
     casino_match.refresh_from_db()
     since = casino_match.version
     services.hand_record(match=casino_match, number=1, tallies=FIRST_8)
-    response = user_client.get(f"{_url('match', casino_match)}?since={since}", headers=HX)
+    response = user_client.get(f"{app_url('match', casino_match)}?since={since}", headers=HX)
     body = response.content.decode()
     assert response.status_code == 200
     assert re.search(r'id="board-status" hx-swap-oob="true"', body)
@@ -91,7 +87,7 @@ def test_a_board_whose_match_ended_elsewhere_is_replaced_whole(user_client, casi
     casino_match.refresh_from_db()
     since = casino_match.version
     services.match_abandon(match=casino_match)
-    response = user_client.get(f"{_url('match', casino_match)}?since={since}", headers=HX)
+    response = user_client.get(f"{app_url('match', casino_match)}?since={since}", headers=HX)
     assert response["HX-Retarget"] == "#board" and response["HX-Reswap"] == "outerHTML"
     body = response.content.decode()
     assert "This match was abandoned." in body and 'name="cards_0"' not in body
@@ -99,9 +95,9 @@ def test_a_board_whose_match_ended_elsewhere_is_replaced_whole(user_client, casi
 
 
 def test_the_shared_board_answers_204_from_the_version_without_rendering(client, casino_match):
-    from scoring import transfer
+    from scoring.sharing import links
 
-    match = transfer.share_link_create(match=casino_match)
+    match = links.share_link_create(match=casino_match)
     url = reverse("scoring:shared-match", args=[match.share_token])
     body = client.get(url).content.decode()
     poll = re.search(r'hx-get="([^"]+)"', body).group(1).replace("&amp;", "&")
@@ -116,7 +112,7 @@ def test_the_shared_board_answers_204_from_the_version_without_rendering(client,
 
 @pytest.mark.parametrize("name", ["match", "match-list", "player-list", "match-new"])
 def test_pages_that_change_are_not_stored_by_the_browser(user_client, casino_match, name):
-    url = _url(name, casino_match) if name == "match" else reverse(f"scoring:{name}")
+    url = app_url(name, casino_match) if name == "match" else reverse(f"scoring:{name}")
     response = user_client.get(url)
     assert "no-store" in response["Cache-Control"]
 
@@ -164,7 +160,7 @@ def test_add_player_sent_twice_by_htmx_answers_the_roster_both_times(user_client
 
 
 def test_rematch_sent_twice_creates_one(user_client, casino_match):
-    url = _url("match-rematch", casino_match)
+    url = app_url("match-rematch", casino_match)
     first = user_client.post(url, {FIELD: "r"})
     second = user_client.post(url, {FIELD: "r"})
     third = user_client.post(url)  # another phone, another token: still the same rematch
@@ -173,7 +169,7 @@ def test_rematch_sent_twice_creates_one(user_client, casino_match):
 
 
 def test_share_link_sent_twice_makes_one_link(user_client, casino_match):
-    url = _url("share-create", casino_match)
+    url = app_url("share-create", casino_match)
     first = user_client.post(url, {FIELD: "s"}, headers=HX)
     second = user_client.post(url, {FIELD: "s"}, headers=HX)
     assert first.content == second.content
@@ -184,9 +180,9 @@ def test_share_link_sent_twice_makes_one_link(user_client, casino_match):
 def test_import_sent_twice_imports_once(user_client, casino_match):
     from django.core.files.uploadedfile import SimpleUploadedFile
 
-    from scoring import transfer
+    from scoring.sharing import exchange
 
-    text = json.dumps(transfer.export_json(transfer.match_documents(casino_match.circle)))
+    text = json.dumps(exchange.export_json(exchange.match_documents(casino_match.circle)))
     before = Match.objects.count()
     for _ in range(2):
         upload = SimpleUploadedFile("m.json", text.encode(), content_type="application/json")
@@ -266,15 +262,15 @@ def test_concurrent_creates_of_one_name_answer_already_exists(user, what):
 )
 def test_pages_that_answer_htmx_with_a_fragment_vary_on_hx_request(user_client, casino_match, name):
     """A cache must never hand a fragment to a page load, or the page to htmx."""
-    from scoring import transfer
+    from scoring.sharing import links
 
     services.hand_record(match=casino_match, number=1, tallies=FIRST_8)
     urls = {
-        "match": _url("match", casino_match),
-        "hand": _url("hand", casino_match, 1),
+        "match": app_url("match", casino_match),
+        "hand": app_url("hand", casino_match, 1),
         "shared-match": reverse(
             "scoring:shared-match",
-            args=[transfer.share_link_create(match=casino_match).share_token],
+            args=[links.share_link_create(match=casino_match).share_token],
         ),
     }
     url = urls.get(name) or reverse(f"scoring:{name}")

@@ -3,13 +3,10 @@ board, the breakdown, the rules page and the statistics."""
 
 import pytest
 from django.urls import reverse
+from helpers import app_url
 
 from scoring import selectors, services
 from scoring.models import Match, PlayerStat
-
-
-def _url(name, match, *args):
-    return reverse(f"scoring:{name}", args=[match.pk, *args])
 
 
 def _start(user, players, variant, sides=2, **options):
@@ -56,14 +53,14 @@ def test_swedish_hand_needs_the_last_capture_and_scores_it(user_client, user, pl
     match = _start(user, players, "swedish")
     # Ana: 27 cards, 7 spades, 10♦, A♠: most cards 1, most spades 2, big casino 2, ace 1 = 6.
     data = {"number": "1", "cards_0": "27", "spades_0": "7", "card_10D": "0", "card_AS": "0"}
-    missing = user_client.post(_url("hand-create", match), data)
+    missing = user_client.post(app_url("hand-create", match), data)
     assert missing.status_code == 400
     assert "Who made the last capture?" in missing.content.decode()
-    user_client.post(_url("hand-create", match), {**data, "last_capture": "1"})
+    user_client.post(app_url("hand-create", match), {**data, "last_capture": "1"})
     match.refresh_from_db()
     # Ben: 2♠ 1, three aces 3, last capture 1 = 5.
     assert [side.total for side in match.sides.order_by("position")] == [6, 5]
-    page = user_client.get(_url("hand", match, 1)).content.decode()
+    page = user_client.get(app_url("hand", match, 1)).content.decode()
     assert "Last capture" in page and "Jack of spades" not in page
 
 
@@ -73,18 +70,18 @@ def test_spade_casino_counts_every_spade_and_the_jack(user_client, user, players
     assert "Jack of spades (J♠)" in board  # the J♠ is asked for, beside the six cards
     # Ana: 30 cards, 9 spades, A♠, J♠: most cards 3 + spades 9 + J♠ 1 + A♠ (ace) 1 = 14.
     data = {"number": "1", "cards_0": "30", "spades_0": "9", "card_AS": "0", "card_JS": "0"}
-    user_client.post(_url("hand-create", match), data)
+    user_client.post(app_url("hand-create", match), data)
     match.refresh_from_db()
     # Ben: 4 spades + 2♠ 1 + 10♦ 2 + three aces 3 = 10; the hand is worth 24.
     assert [side.total for side in match.sides.order_by("position")] == [14, 10]
-    page = user_client.get(_url("hand", match, 1)).content.decode()
+    page = user_client.get(app_url("hand", match, 1)).content.decode()
     assert "Jack of spades" in page and "Last capture" not in page
 
 
 def test_spade_casino_jack_given_to_no_one_goes_to_the_last_side(user_client, user, players):
     match = _start(user, players, "spade")
     data = {"number": "1", "cards_0": "30", "spades_0": "9", "card_AS": "0"}
-    user_client.post(_url("hand-create", match), data)
+    user_client.post(app_url("hand-create", match), data)
     hand = match.hands.get()
     assert [t.jack_of_spades for t in hand.tallies.order_by("side__position")] == [False, True]
 
@@ -96,7 +93,7 @@ def test_finnish_board_says_what_a_carried_tie_is_worth(user_client, user, playe
     assert "this hand (a tie carried over)" not in board
     # 26 cards each: the cards point goes into the pot.
     data = {"number": "1", "cards_0": "26", "spades_0": "7", "card_10D": "0"}
-    user_client.post(_url("hand-create", match), data)
+    user_client.post(app_url("hand-create", match), data)
     assert match.hands.get().pot_cards == 1
     board = user_client.get(match.get_absolute_url()).content.decode()
     assert "Most cards is worth 2 this hand (a tie carried over)." in board

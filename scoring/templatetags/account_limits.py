@@ -1,4 +1,4 @@
-"""Template tags saying when a limited account action may be done again (scoring/rate_limits.py)."""
+"""Template tags saying when a limited account action may be done again (scoring/accounts/rate_limits.py)."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ from typing import Any
 
 from django import template
 
-from scoring import rate_limits
+from scoring.accounts import rate_limits
 
 register = template.Library()
 

@@ -11,8 +11,8 @@ from django.shortcuts import render
 from django.utils.cache import patch_vary_headers
 from django_htmx.middleware import HtmxDetails
 
-from scoring import transfer
-from scoring.access import Scope
+from scoring import chunks
+from scoring.circles.access import Scope
 
 
 class HtmxHttpRequest(HttpRequest):
@@ -28,7 +28,7 @@ class SignedInRequest(HtmxHttpRequest):
 
 
 class ScopedRequest(SignedInRequest):
-    """A request to a private view (@scoped, scoring/access.py): signed in, with its scope."""
+    """A request to a private view (@scoped, scoring/circles/access.py): signed in, with its scope."""
 
     scope: Scope
 
@@ -78,7 +78,7 @@ def download(
     if isinstance(content, str):
         response = HttpResponse(content, content_type=content_type)
     else:
-        response = StreamingHttpResponse(transfer.batched_text(content), content_type=content_type)
+        response = StreamingHttpResponse(chunks.batched_text(content), content_type=content_type)
     response["Content-Disposition"] = f'attachment; filename="{filename}"'
     response["Cache-Control"] = "private, no-store"
     return response

@@ -12,7 +12,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
 from scoring import charts, selectors, services
-from scoring.access import scoped
+from scoring.circles.access import scoped
 from scoring.forms import HistoryFilterForm, PlayerForm, PlayerMergeForm
 from scoring.views.common import ScopedRequest, render_region
 

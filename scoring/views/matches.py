@@ -11,15 +11,15 @@ from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import DatabaseError
 from django.http import Http404, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
-from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 from django.views.decorators.vary import vary_on_headers
 from django_htmx.http import reswap, retarget, trigger_client_event
 
-from scoring import circles, selectors, services
-from scoring.access import scoped
-from scoring.context_processors import current_circle
+from scoring import selectors, services
+from scoring.circles import selectors as circles
+from scoring.circles.access import scoped
+from scoring.circles.context_processors import current_circle
 from scoring.forms import HandForm, MatchForm, PlayerForm
 from scoring.matchdoc import MAX_HANDS
 from scoring.models import Match
@@ -43,14 +43,6 @@ def home(request: HtmxHttpRequest) -> HttpResponse:
         context["records"] = circles.records_of(request.user)
         context["current_circle"] = current_circle(request)
     return render(request, "scoring/home.html", context)
-
-
-@require_safe
-def signup(request: HtmxHttpRequest) -> HttpResponse:
-    """The sign-up page's former address (links people kept): the accounts' own, same query."""
-    url = reverse("account_signup")
-    query = request.META.get("QUERY_STRING", "")
-    return redirect(f"{url}?{query}" if query else url)
 
 
 def _status(request: HtmxHttpRequest) -> int:
@@ -312,7 +304,7 @@ def _sync_answers(view: Any) -> Any:
 @scoped
 @require_POST
 def hand_sync(request: ScopedRequest, pk: int) -> JsonResponse:
-    """A hand saved without signal, sent from the phone's outbox (app.js): the answer is for the
+    """A hand saved without signal, sent from the phone's outbox (outbox.js): the answer is for the
     script. `client_id` makes a resend harmless; a number taken meanwhile by another phone is a
     conflict the phone shows, never a silent drop. `account` is who typed the hand: a session
     of another account (the phone changed hands) records nothing."""

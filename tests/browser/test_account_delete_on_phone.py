@@ -14,7 +14,8 @@ from django.test import Client
 from helpers import FIRST_8, main_menu
 from playwright.sync_api import expect
 
-from scoring import circles, services
+from scoring import services
+from scoring.circles import services as circles
 from scoring.models import Circle, Match, Membership
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]

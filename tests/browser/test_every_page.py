@@ -32,9 +32,12 @@ from helpers import FIRST_8, FIRST_11, SECOND_8, tally
 from test_authorization_matrix import Route, walk_routes
 from test_passkeys import _passkey
 
-from scoring import circles, invites, services, transfer
+from scoring import services
+from scoring.accounts.views import GOODBYE_KEY
+from scoring.circles import invites
+from scoring.circles import services as circles
 from scoring.models import Match, Membership
-from scoring.views.account import GOODBYE_KEY
+from scoring.sharing import links
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -303,7 +306,7 @@ def build_world(django_user_model: Any) -> World:
         tally(16, 4, aces="D"),
     )
     services.hand_record(match=three, number=1, tallies=three_hand, by=ana)
-    shared = transfer.share_link_create(match=opened)
+    shared = links.share_link_create(match=opened)
 
     mallory = django_user_model.objects.create_user(username="mallory", password=PASSWORD)
     friday = circles.circle_create(name="Friday table", by=ana)

@@ -9,7 +9,8 @@ from typing import Any
 import pytest
 from playwright.sync_api import expect
 
-from scoring import circles, rules, services
+from scoring import rules, services
+from scoring.circles import services as circles
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 

@@ -12,8 +12,9 @@ from django.test import Client
 from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import expect
 
-from scoring import circles, services
-from scoring.access import personal_circle
+from scoring import services
+from scoring.circles import services as circles
+from scoring.circles.access import personal_circle
 from scoring.models import Hand, Match, Membership
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]

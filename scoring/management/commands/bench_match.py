@@ -27,7 +27,7 @@ from django.test import Client
 from django.urls import reverse
 
 from scoring import demo, rules, services
-from scoring.access import personal_circle
+from scoring.circles.access import personal_circle
 from scoring.models import Match
 
 HX = {"HX-Request": "true"}

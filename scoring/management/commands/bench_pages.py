@@ -21,7 +21,7 @@ from django.test import Client
 from django.urls import reverse
 
 from scoring import demo, selectors
-from scoring.access import personal_circle
+from scoring.circles.access import personal_circle
 from scoring.models import Match, Player
 
 BENCH_USER = "bench-{matches}"

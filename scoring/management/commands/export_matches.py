@@ -7,9 +7,9 @@ from typing import Any
 from django.core.management.base import BaseCommand, CommandParser
 from django.utils.translation import ngettext
 
-from scoring import transfer
 from scoring.management.inputs import add_circle_arguments, circle_option
 from scoring.matchdoc import MatchDoc
+from scoring.sharing import exchange
 
 
 class Command(BaseCommand):
@@ -24,9 +24,9 @@ class Command(BaseCommand):
 
     def handle(self, *args: Any, **options: Any) -> None:
         circle = circle_option(self, options["owner"], options["circle"])
-        counted = _Counted(transfer.iter_match_documents(circle))
+        counted = _Counted(exchange.iter_match_documents(circle))
         # Written a match at a time: a history of any length takes the memory of one match.
-        chunks = transfer.export_chunks(counted)
+        chunks = exchange.export_chunks(counted)
         if options["output"] is None:
             for chunk in chunks:
                 self.stdout.write(chunk, ending="")

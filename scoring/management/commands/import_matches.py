@@ -6,8 +6,8 @@ from typing import Any
 from django.core.management.base import BaseCommand, CommandParser
 from django.utils.translation import gettext, ngettext
 
-from scoring import transfer
 from scoring.management.inputs import add_circle_arguments, circle_option, read_text
+from scoring.sharing import exchange
 
 
 class Command(BaseCommand):
@@ -30,8 +30,8 @@ class Command(BaseCommand):
             sys.exit(2)
         text = read_text(self, path)
         try:
-            result = transfer.matches_import(circle=circle, text=text, translate=gettext)
-        except transfer.ImportRefused as refused:
+            result = exchange.matches_import(circle=circle, text=text, translate=gettext)
+        except exchange.ImportRefused as refused:
             self.stderr.write(gettext("Nothing was imported:"))
             for message in refused.messages:
                 self.stderr.write(message)

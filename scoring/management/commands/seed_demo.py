@@ -7,7 +7,7 @@ from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand, CommandParser
 
 from scoring import demo
-from scoring.access import personal_circle
+from scoring.circles.access import personal_circle
 
 
 class Command(BaseCommand):

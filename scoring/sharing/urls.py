@@ -1,0 +1,19 @@
+"""URLs of share links, export and import (included in scoring/urls.py, same namespace)."""
+
+from django.urls import URLPattern, path
+
+from scoring.sharing import views
+
+urlpatterns: list[URLPattern] = [
+    # Anyone holding the token sees the match (read-only, no login).
+    path("shared/<str:token>/", views.shared_match, name="shared-match"),
+    path("matches/<int:pk>/share/", views.share_create, name="share-create"),
+    path("matches/<int:pk>/share/panel/", views.share_panel, name="share-panel"),
+    path("matches/<int:pk>/share/revoke/", views.share_revoke, name="share-revoke"),
+    path("matches/<int:pk>/share/qr.svg", views.share_qr, name="share-qr"),
+    path("matches/export.json", views.export_all, name="export-all"),
+    path("matches/hands.csv", views.export_hands, name="export-hands"),
+    path("matches/<int:pk>/export.json", views.export_match, name="export-match"),
+    path("matches/<int:pk>/hands.csv", views.export_match_hands, name="export-match-hands"),
+    path("matches/import/", views.match_import, name="match-import"),
+]
