@@ -31,7 +31,7 @@ CHUNK = 500
 @dataclass(frozen=True)
 class NewMatch:
     """A match to write: its rules, who sits on each side (seats alternate sides, so partners
-    sit opposite, as `services.match_start` seats them), its hands, and when it happened.
+    sit opposite: `rules.Lineup`, as `services.match_start` seats them), its hands, and when it happened.
 
     `created_at` defaults to now; `finished_at` to now for a won or abandoned match (and is
     ignored for a match still playing). An abandoned match keeps the hands it has.
@@ -101,10 +101,9 @@ def _create_chunk(
     for side in sides:
         sides_of.setdefault(side.match_id, []).append(side)
     Seat.objects.bulk_create(
-        Seat(match=match, side=side, player=player, seat=position + index * len(spec.sides))
+        Seat(match=match, side=sides_of[match.pk][side], player=player, seat=seat)
         for match, spec in zip(matches, new, strict=True)
-        for position, (side, players) in enumerate(zip(sides_of[match.pk], spec.sides, strict=True))
-        for index, player in enumerate(players)
+        for seat, side, player in rules.Lineup.of(spec.sides).seats()
     )
     hands = Hand.objects.bulk_create(
         Hand(
@@ -143,9 +142,9 @@ def _start_totals(spec: NewMatch) -> list[int]:
 
 def _score(spec: NewMatch, index: int) -> rules.MatchScore:
     """The engine's score of the match; BulkRefused for what `services` would refuse."""
-    sizes = {len(players) for players in spec.sides}
-    if not 2 <= len(spec.sides) <= 4 or len(sizes) != 1 or (sizes == {2} and len(spec.sides) != 2):
-        raise BulkRefused(f"match {index + 1}: 2, 3 or 4 players, or two teams of two")
+    problem = rules.table_problem([len(players) for players in spec.sides], spec.rules.scoring)
+    if problem is not None:
+        raise BulkRefused(f"match {index + 1}: {rules.TABLE_PROBLEMS[problem]}")
     for number, tallies in enumerate(spec.hands, start=1):
         problems = rules.validate(tallies, len(spec.sides), spec.rules.variant)
         if problems:

@@ -100,7 +100,7 @@ def play_match(
     demo = random_match(rng, roster, max_hands)
     match = services.match_start(
         circle=circle,
-        variant=demo.variant,
+        rules=rules.Rules.make(demo.variant),
         sides=demo.sides,
         first_dealer_seat=demo.first_dealer_seat,
     )

@@ -15,7 +15,7 @@ from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-from scoring import matchdoc, rules
+from scoring import matchdoc, rules, selectors
 from scoring.models import Match, Player, name_key
 
 MAX_SEATS = 4
@@ -24,7 +24,10 @@ MAX_SEATS = 4
 SPECIAL_CARDS = tuple(card.code for card in rules.SPECIAL_CARDS)
 JACK_FIELD = f"card_{rules.JACK_OF_SPADES.code}"  # Spade Casino's question
 CHECKED = {True: mark_safe(" checked"), False: ""}
-LAYOUTS = {"2": (2, 1), "3": (3, 1), "4": (4, 1), "teams": (2, 2)}  # (sides, players per side)
+# The tables the form offers, by Match.layout: (sides, players per side).
+LAYOUTS = {Match.layout_for(sides, per_side): (sides, per_side) for sides, per_side in rules.TABLES}
+# The options of a game's rules the form asks for, besides the target (rules.Rules.make's).
+RULE_OPTIONS = ("sweeps", "several_reach", "scoring", "twenty_needs", "ties", "sweep_freeze")
 
 
 def readable_text(value: str) -> None:
@@ -245,7 +248,9 @@ class MatchForm(forms.Form):
             seen.add(name.casefold())
             names.append(name)
         # Seats alternate sides, so seat s belongs to side s % sides (partners opposite).
-        data["sides"] = [names[position::side_count] for position in range(side_count)]
+        data["sides"] = rules.Lineup.from_seats(
+            (seat, seat % side_count, name) for seat, name in enumerate(names)
+        ).sides
         if data.get("first_dealer") is not None and data["first_dealer"] >= seat_count:
             self.add_error(
                 "first_dealer", _("Choose one of the %(count)d seats.") % {"count": seat_count}
@@ -263,8 +268,9 @@ class MatchForm(forms.Form):
                 self.add_error("sweeps", _("In Finnish Kasino opposing sweeps always cancel."))
         else:  # the Finnish options mean nothing in the other games
             data["ties"], data["sweep_freeze"] = "", ""
-        if data.get("scoring") == Match.Scoring.DIFFERENCE and side_count != 2:
-            self.add_error("scoring", _("Difference scoring needs exactly two sides."))
+        scoring = rules.Scoring(data["scoring"]) if data.get("scoring") else None
+        if rules.table_problem([per_side] * side_count, scoring) == "difference_sides":
+            self.add_error("scoring", _(rules.TABLE_PROBLEMS["difference_sides"]))
         target = data.get("target_value") or rules.variant_defaults(variant).target
         if (
             data.get("variant") == Match.Variant.DOMINICAN
@@ -289,6 +295,12 @@ class MatchForm(forms.Form):
                 % {"target": target},
             )
         data["start_totals"] = start
+        if not self.errors:
+            data["rules"] = rules.Rules.make(
+                variant,
+                target=data["target_value"],
+                **{option: data.get(option) or None for option in RULE_OPTIONS},
+            )
         return data
 
 
@@ -370,6 +382,16 @@ class HandForm(forms.Form):
         if int(position) >= sides:
             return None
         return int(position), int(delta)
+
+    @classmethod
+    def for_match(
+        cls, match: Match, data: Any = None, *, names: Sequence[str] | None = None, **kwargs: Any
+    ) -> HandForm:
+        """The hand form of `match`: its sides named (`names`, when the caller has them), its
+        game's cards."""
+        if names is None:
+            names = selectors.side_names(match)
+        return cls(data, side_names=names, variant=match.variant, **kwargs)
 
     @classmethod
     def redrawn(

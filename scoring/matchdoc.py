@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from scoring import rules
-from scoring.rules import Problem, Rules, Tally, gettext_noop
+from scoring.rules import Lineup, Problem, Rules, Tally, gettext_noop
 
 FORMAT = "casino-score/1"
 RULE_KEYS = (
@@ -182,7 +182,7 @@ class MatchDoc:
 
     @property
     def side_names(self) -> tuple[str, ...]:
-        return tuple(" & ".join(players) for players in self.sides)
+        return tuple(Lineup(self.sides).names())
 
 
 class DocumentError(ValueError):
@@ -363,10 +363,11 @@ def _read_sides(reader: _Reader, raw: Any) -> tuple[tuple[str, ...], ...] | None
     if not isinstance(raw, list):
         reader.add("not_list" if raw is not None else "missing", key="sides")
         return None
-    if not 2 <= len(raw) <= 4:
+    sizes = {sides: per_side for sides, per_side in rules.TABLES}  # the most players a side has
+    if len(raw) not in sizes:
         reader.add("sides_count", count=len(raw))
         return None
-    most = 2 if len(raw) == 2 else 1  # partners only as two sides of two
+    most = sizes[len(raw)]  # partners only as two sides of two
     sides = []
     seen: dict[str, int] = {}
     ok = True
@@ -542,7 +543,7 @@ def read_scored_match(raw: Any, match: int | None = None) -> tuple[MatchDoc, rul
     match_rules = _read_rules(reader, raw.get("rules"))
     sides = _read_sides(reader, raw.get("sides"))
     side_count = len(sides) if sides else None
-    names = tuple(" & ".join(players) for players in sides) if sides else ()
+    names = tuple(Lineup(sides).names()) if sides else ()
     start_totals = _read_start_totals(reader, raw.get("start_totals"), side_count)
     if match_rules is not None and start_totals is not None:
         leader = rules.start_leader(match_rules.target, start_totals)
@@ -556,9 +557,10 @@ def read_scored_match(raw: Any, match: int | None = None) -> tuple[MatchDoc, rul
     abandoned = reader.boolean(raw.get("abandoned", False), "abandoned")
     seats = sum(len(players) for players in sides) if sides else 4
     first_dealer = reader.integer(raw.get("first_dealer", 0), "first_dealer", 0, seats - 1)
-    difference = match_rules is not None and match_rules.scoring is rules.Scoring.DIFFERENCE
-    if difference and side_count is not None and side_count != 2:
-        reader.add("difference_sides")
+    if match_rules is not None and sides:
+        table = rules.table_problem([len(players) for players in sides], match_rules.scoring)
+        if table == "difference_sides":
+            reader.add("difference_sides")
     hands = _read_hands(reader, raw.get("hands", []), side_count, names)
 
     if reader.problems:

@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import NamedTuple
+from typing import Generic, NamedTuple, TypeVar
 
 
 def gettext_noop(message: str) -> str:
@@ -727,6 +727,90 @@ def start_leader(target: int, start_totals: Sequence[int]) -> int | None:
     if top < target or list(start_totals).count(top) > 1:
         return None
     return list(start_totals).index(top)
+
+
+# --- the table: who sits where -------------------------------------------------------------------
+
+P = TypeVar("P")
+
+# How a partnership is named: "Ana & Cleo".
+PARTNERS = " & "
+
+# The tables a match may have, as (sides, players per side): 2, 3 or 4 players alone, or two
+# teams of two.
+TABLES = ((2, 1), (3, 1), (4, 1), (2, 2))
+
+# What can be wrong with a table (`table_problem`), in words.
+TABLE_PROBLEMS = {
+    "players": gettext_noop("A match has 2, 3 or 4 players, or two teams of two."),
+    "partners": gettext_noop("Partnerships are two teams of two."),
+    "difference_sides": gettext_noop("Difference scoring needs exactly two sides."),
+}
+
+
+def side_name(players: Sequence[str]) -> str:
+    """A side's name: the player, or "Ana & Cleo" for a partnership."""
+    return PARTNERS.join(players)
+
+
+def table_problem(side_sizes: Sequence[int], scoring: Scoring | None = None) -> str | None:
+    """What is wrong with a table whose sides have these numbers of players (a key of
+    TABLE_PROBLEMS), or None for a table the game allows; `scoring` the match's scoring, when
+    known. The one check behind the match form, the match format, the services and the bulk
+    writer."""
+    sizes = set(side_sizes)
+    if not 2 <= len(side_sizes) <= 4 or len(sizes) != 1 or not sizes <= {1, 2}:
+        return "players"
+    if (len(side_sizes), side_sizes[0]) not in TABLES:
+        return "partners"
+    if scoring is Scoring.DIFFERENCE and len(side_sizes) != 2:
+        return "difference_sides"
+    return None
+
+
+@dataclass(frozen=True)
+class Lineup(Generic[P]):
+    """Who sits where: each side's players (names, or any player object), in seat order.
+
+    Seats alternate sides, so seat s belongs to side s % sides and partners sit opposite: with
+    sides ((Ana, Cleo), (Ben, Dan)) Ana sits in seat 0, Ben in 1, Cleo in 2 and Dan in 3."""
+
+    sides: tuple[tuple[P, ...], ...]
+
+    @classmethod
+    def of(cls, sides: Lineup[P] | Iterable[Iterable[P]]) -> Lineup[P]:
+        if isinstance(sides, Lineup):
+            return sides
+        return cls(tuple(tuple(players) for players in sides))
+
+    @classmethod
+    def from_seats(cls, seats: Iterable[tuple[int, int, P]]) -> Lineup[P]:
+        """From (seat, side position, player) triples, in any order."""
+        by_side: dict[int, list[P]] = {}
+        for _seat, side, player in sorted(seats, key=lambda seat: seat[0]):
+            by_side.setdefault(side, []).append(player)
+        return cls(tuple(tuple(by_side[side]) for side in sorted(by_side)))
+
+    @property
+    def seat_count(self) -> int:
+        return sum(len(players) for players in self.sides)
+
+    def seats(self) -> list[tuple[int, int, P]]:
+        """(seat, side position, player) for every seat, in seat order."""
+        count = len(self.sides)
+        return sorted(
+            (position + index * count, position, player)
+            for position, players in enumerate(self.sides)
+            for index, player in enumerate(players)
+        )
+
+    def names(self, name: Callable[[P], str] = str) -> list[str]:
+        """Each side's name ("Ana & Cleo" for partners), a player's name given by `name`."""
+        return [side_name([name(player) for player in players]) for players in self.sides]
+
+    def problem(self, scoring: Scoring | None = None) -> str | None:
+        """What is wrong with this table (`table_problem`), or None."""
+        return table_problem([len(players) for players in self.sides], scoring)
 
 
 def table_turn(rules: Rules, *, players: int, first_dealer: int, hand_index: int) -> Turn:

@@ -126,7 +126,7 @@ class Board:
         return [
             SideView(
                 position=side.position,
-                name=" & ".join(players[side.position]),
+                name=rules.side_name(players[side.position]),
                 players=players[side.position],
                 total=side.total,
                 start_total=side.start_total,
@@ -291,9 +291,6 @@ def hand_row(match: Match, number: int) -> HandDetail:
     )
 
 
-ACE_SYMBOLS = {"S": "♠", "C": "♣", "H": "♥", "D": "♦"}
-
-
 @dataclass(frozen=True)
 class SideCounts:
     """One side's counts in one version of a hand, as entered."""
@@ -342,7 +339,7 @@ def _special_cards(tally: rules.Tally) -> list[str]:
         taken.append(gettext("10♦ (big casino)"))
     if tally.little_casino:
         taken.append(gettext("2♠ (little casino)"))
-    taken.extend(f"A{ACE_SYMBOLS[suit]}" for suit in tally.aces)
+    taken.extend(ace.symbol for ace in rules.ACES if ace.held(tally))
     return taken
 
 
@@ -357,8 +354,7 @@ def hand_history(match: Match, number: int) -> HandHistory:
     """Hand `number` of the match as it is and as it was before each change, newest first
     (404 when there is no such hand)."""
     hand = get_object_or_404(match.hands.select_related("entered_by", "changed_by"), number=number)
-    names = players_by_side(match.seats.select_related("player", "side"))
-    side_names = [" & ".join(names[position]) for position in sorted(names)]
+    side_names = lineup(match).names(player_name)
     revisions = list(hand.revisions.select_related("by", "replaced_by").order_by("pk"))
     current = HandVersion(
         number=len(revisions) + 1,
@@ -441,10 +437,30 @@ class MatchRow:
 
 def players_by_side(seats: Iterable[Seat]) -> dict[int, list[str]]:
     """Player names per side position, in seat order."""
-    players: dict[int, list[str]] = {}
-    for seat in sorted(seats, key=lambda seat: seat.seat):
-        players.setdefault(seat.side.position, []).append(seat.player.name)
-    return players
+    lineup = seat_lineup(seats)
+    return {
+        position: [player.name for player in players]
+        for position, players in enumerate(lineup.sides)
+    }
+
+
+def seat_lineup(seats: Iterable[Seat]) -> rules.Lineup[Player]:
+    """The table of these seats (with their side and player loaded): each side's players."""
+    return rules.Lineup.from_seats((seat.seat, seat.side.position, seat.player) for seat in seats)
+
+
+def lineup(match: Match) -> rules.Lineup[Player]:
+    """Who sits where in the match: each side's players, in seat order (one query)."""
+    return seat_lineup(match.seats.select_related("player", "side"))
+
+
+def player_name(player: Player) -> str:
+    return player.name
+
+
+def side_names(match: Match) -> list[str]:
+    """Each side's name: the player, or "Ana & Ben" for a partnership (one query)."""
+    return lineup(match).names(player_name)
 
 
 def _url_of(name: str) -> Callable[[int], str]:
@@ -475,7 +491,7 @@ def _match_rows(matches: Sequence[Match], *, sheets: bool = False) -> list[Match
             match,
             [
                 (
-                    " & ".join(names),
+                    rules.side_name(names),
                     total,
                     match.status == Match.Status.WON and position == match.winner_position,
                 )

@@ -31,6 +31,7 @@ from scoring.models import (
     Tally,
     name_key,
 )
+from scoring.rules import TABLE_PROBLEMS, Lineup, Rules, table_turn
 
 
 class HandRefused(ValidationError):
@@ -101,60 +102,38 @@ def match_start(
     *,
     circle: Circle,
     by: User | None = None,
-    variant: str,
-    sides: Sequence[Sequence[Player]],
+    rules: Rules,
+    sides: Lineup[Player] | Sequence[Sequence[Player]],
     first_dealer_seat: int = 0,
-    target: int | None = None,
-    sweeps: str | None = None,
-    several_reach: str | None = None,
-    scoring: str | None = None,
-    twenty_needs: str | None = None,
-    ties: str | None = None,
-    sweep_freeze: str | None = None,
     start_totals: Sequence[int] | None = None,
     rematch_of: Match | None = None,
-    match_rules: rules.Rules | None = None,
 ) -> Match:
-    """Create a match. `sides` lists each side's players; options left None take the variant's
-    defaults, and `match_rules`, when given, is the whole set (a rematch's: no option can be
-    left behind). Seats alternate sides, so with two sides of two the partners sit opposite."""
-    if match_rules is None:
-        match_rules = rules.Rules.make(
-            variant,
-            target=target,
-            sweeps=sweeps or None,
-            several_reach=several_reach or None,
-            scoring=scoring or None,
-            twenty_needs=twenty_needs or None,
-            ties=ties or None,
-            sweep_freeze=sweep_freeze or None,
-        )
-    if not 2 <= len(sides) <= 4 or len({len(players) for players in sides}) != 1:
-        raise ValidationError(_("A match has 2, 3 or 4 players, or two teams of two."))
-    if len(sides[0]) == 2 and len(sides) != 2:
-        raise ValidationError(_("Partnerships are two teams of two."))
-    if match_rules.scoring is rules.Scoring.DIFFERENCE and len(sides) != 2:
-        raise ValidationError(_("Difference scoring needs exactly two sides."))
-    if any(player.circle_id != circle.pk for players in sides for player in players):
+    """Create a match of these `rules` (every option of the game: a rematch passes its match's)
+    at this table (`sides`: each side's players; seats alternate sides, so with two sides of two
+    the partners sit opposite)."""
+    lineup = Lineup.of(sides)
+    problem = lineup.problem(rules.scoring)
+    if problem is not None:
+        raise ValidationError(_(TABLE_PROBLEMS[problem]))
+    if any(player.circle_id != circle.pk for _seat, _side, player in lineup.seats()):
         raise ValidationError(_("Every player of a match must be of the match's circle."))
-    seat_count = sum(len(players) for players in sides)
-    totals = list(start_totals or [0] * len(sides))
+    totals = list(start_totals or [0] * len(lineup.sides))
     match = Match.objects.create(
         circle=circle,
         created_by=by,
-        layout=Match.layout_for(len(sides), len(sides[0])),
-        **Match.rules_fields(match_rules),
-        first_dealer_seat=first_dealer_seat % seat_count,
+        layout=Match.layout_for(len(lineup.sides), len(lineup.sides[0])),
+        **Match.rules_fields(rules),
+        first_dealer_seat=first_dealer_seat % lineup.seat_count,
         rematch_of=rematch_of,
     )
-    for position, players in enumerate(sides):
-        side = Side.objects.create(
-            match=match, position=position, start_total=totals[position], total=totals[position]
-        )
-        for index, player in enumerate(players):
-            Seat.objects.create(
-                match=match, side=side, player=player, seat=position + index * len(sides)
-            )
+    sides_made = Side.objects.bulk_create(
+        Side(match=match, position=position, start_total=total, total=total)
+        for position, total in enumerate(totals)
+    )
+    Seat.objects.bulk_create(
+        Seat(match=match, side=sides_made[side], player=player, seat=seat)
+        for seat, side, player in lineup.seats()
+    )
     rescore(match)
     return match
 
@@ -166,14 +145,8 @@ def _locked(match: Match) -> Match:
 def _check(match: Match, tallies: Sequence[rules.Tally]) -> None:
     problems = rules.validate(tallies, match.sides.count(), match.variant)
     if problems:
-        names = side_names(match)
+        names = selectors.side_names(match)
         raise HandRefused([p.describe(names, _) for p in problems])
-
-
-def side_names(match: Match) -> list[str]:
-    """Each side's name: the player, or "Ana & Ben" for a partnership."""
-    names = selectors.players_by_side(match.seats.select_related("player", "side"))
-    return [" & ".join(names[position]) for position in sorted(names)]
 
 
 def _same_tallies(hand: Hand, tallies: Sequence[rules.Tally]) -> bool:
@@ -433,22 +406,19 @@ def match_rematch(*, match: Match, by: User | None = None) -> Match:
     existing = match.rematches.order_by("pk").first()
     if existing is not None:
         return existing
-    sides: dict[int, list[Player]] = {}
-    for seat in match.seats.select_related("player", "side").order_by("seat"):
-        sides.setdefault(seat.side.position, []).append(seat.player)
-    turn = rules.table_turn(
+    lineup = selectors.lineup(match)
+    turn = table_turn(
         match.rules,
-        players=sum(len(players) for players in sides.values()),
+        players=lineup.seat_count,
         first_dealer=match.first_dealer_seat,
         hand_index=match.hand_count,
     )
     return match_start(
         circle=match.circle,
         by=by,
-        variant=match.variant,
-        sides=[sides[position] for position in sorted(sides)],
+        rules=match.rules,
+        sides=lineup,
         first_dealer_seat=turn.dealer_seat,
-        match_rules=match.rules,
         rematch_of=match,
     )
 

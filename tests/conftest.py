@@ -53,9 +53,10 @@ def players(user):
 @pytest.fixture
 def casino_match(user, players):
     from scoring import services
+    from scoring.rules import Rules
 
     return services.match_start(
-        circle=user.personal_circle, variant="casino", sides=[[players[0]], [players[1]]]
+        circle=user.personal_circle, rules=Rules.make("casino"), sides=[[players[0]], [players[1]]]
     )
 
 

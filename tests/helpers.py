@@ -1,9 +1,12 @@
 """Small builders shared by the tests."""
 
+import io
 import threading
 from collections.abc import Callable
 from typing import Any, TypeVar
+from unittest import mock
 
+from django.core.management import call_command
 from django.db import connection
 from django.urls import reverse
 
@@ -106,3 +109,15 @@ def app_url(name: str, *args: Any) -> str:
     """The app's URL `scoring:<name>` for these arguments: an object stands for its pk, so
     `app_url("hand", match, 2)` is the match's second hand."""
     return reverse(f"scoring:{name}", args=[getattr(arg, "pk", arg) for arg in args])
+
+
+def run_command(*args: str, stdin: str = "") -> tuple[int, str, str]:
+    """Run a management command in-process. Returns (exit code, stdout, stderr)."""
+    out, err = io.StringIO(), io.StringIO()
+    with mock.patch("sys.stdin", io.StringIO(stdin)):
+        try:
+            call_command(*args, stdout=out, stderr=err)
+            code = 0
+        except SystemExit as stop:
+            code = stop.code  # type: ignore[assignment]
+    return code, out.getvalue(), err.getvalue()

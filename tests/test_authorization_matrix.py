@@ -26,6 +26,7 @@ from helpers import FIRST_8
 from scoring import services
 from scoring.circles import invites
 from scoring.models import Invite, Match, Player
+from scoring.rules import Rules
 
 # Pages anyone may open: by URL name, plus everything under these route prefixes.
 PUBLIC_NAMES = {
@@ -106,7 +107,7 @@ def build_world(owner: Any, other: Any, name: str, opponent_name: str) -> World:
     player = services.player_create(circle=owner.personal_circle, name=name)
     opponent = services.player_create(circle=owner.personal_circle, name=opponent_name)
     match = services.match_start(
-        circle=owner.personal_circle, variant="casino", sides=[[player], [opponent]]
+        circle=owner.personal_circle, rules=Rules.make("casino"), sides=[[player], [opponent]]
     )
     services.hand_record(match=match, number=1, tallies=FIRST_8)
     Match.objects.filter(pk=match.pk).update(share_token=f"share-token-{match.pk}")

@@ -27,6 +27,7 @@ from scoring import rules, services
 from scoring.forms import SPECIAL_CARDS
 from scoring.matchdoc import MAX_HANDS
 from scoring.models import Hand, Match, Player
+from scoring.rules import Rules
 
 pytestmark = pytest.mark.slow  # left out of make test-fast; make test runs it
 
@@ -170,16 +171,16 @@ class HandEntryBadInput(TestCase):
             for n in ("Ana", "Ben", "Cy")
         )
         cls.two = services.match_start(
-            circle=cls.owner.personal_circle, variant="casino", sides=[[ana], [ben]]
+            circle=cls.owner.personal_circle, rules=Rules.make("casino"), sides=[[ana], [ben]]
         )
         services.hand_record(match=cls.two, number=1, tallies=FIRST_8)
         cls.three = services.match_start(
-            circle=cls.owner.personal_circle, variant="royal", sides=[[ana], [ben], [cy]]
+            circle=cls.owner.personal_circle, rules=Rules.make("royal"), sides=[[ana], [ben], [cy]]
         )
         eve = services.player_create(circle=stranger.personal_circle, name="Eve")
         dan = services.player_create(circle=stranger.personal_circle, name="Dan")
         cls.strangers = services.match_start(
-            circle=stranger.personal_circle, variant="casino", sides=[[eve], [dan]]
+            circle=stranger.personal_circle, rules=Rules.make("casino"), sides=[[eve], [dan]]
         )
 
     @BAD_INPUT

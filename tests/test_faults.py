@@ -22,6 +22,7 @@ from helpers import HX
 
 from scoring import services
 from scoring.models import Hand, Match, Tally
+from scoring.rules import Rules
 
 # Side 1: 27 cards, 7 spades, 10♦ and A♠ (7 points); side 2 the rest (4 points).
 HAND = {"number": "1", "cards_0": "27", "spades_0": "7", "card_10D": "0", "card_AS": "0"}
@@ -195,7 +196,9 @@ def phones(live_server: Any, user: Any) -> list[Phone]:
 def long_match(user: Any, players: list[Any]) -> Match:
     """Played to 99, so no test here plays it to the end."""
     return services.match_start(
-        circle=user.personal_circle, variant="casino", sides=[[players[0]], [players[1]]], target=99
+        circle=user.personal_circle,
+        rules=Rules.make("casino", target=99),
+        sides=[[players[0]], [players[1]]],
     )
 
 

@@ -14,6 +14,7 @@ from helpers import FIRST_8, FIRST_11
 
 from scoring import rules, services
 from scoring.models import Profile
+from scoring.rules import Rules
 from scoring.sharing import links
 
 LOCALE = Path(settings.BASE_DIR) / "locale"
@@ -101,17 +102,19 @@ def _visible_text(body: str) -> str:
 @pytest.fixture
 def all_pages(user, players, client):
     ana, ben, cy, dee = players
-    won = services.match_start(circle=user.personal_circle, variant="casino", sides=[[ana], [ben]])
+    won = services.match_start(
+        circle=user.personal_circle, rules=Rules.make("casino"), sides=[[ana], [ben]]
+    )
     for number in (1, 2):
         services.hand_record(match=won, number=number, tallies=FIRST_11)
     dominican = services.match_start(
         circle=user.personal_circle,
-        variant="dominican",
+        rules=Rules.make("dominican"),
         sides=[[ana, cy], [ben, dee]],
         start_totals=[18, 19],
     )
     open_match = services.match_start(
-        circle=user.personal_circle, variant="royal", sides=[[cy], [dee]]
+        circle=user.personal_circle, rules=Rules.make("royal"), sides=[[cy], [dee]]
     )
     services.hand_record(match=open_match, number=1, tallies=FIRST_8)
     token = links.share_link_create(match=open_match).share_token
@@ -243,7 +246,7 @@ def test_signed_in_choice_is_kept_on_the_account(client, user, django_user_model
 @pytest.mark.django_db
 def test_numbers_and_dates_follow_the_locale(client, user, players):
     match = services.match_start(
-        circle=user.personal_circle, variant="casino", sides=[[players[0]], [players[1]]]
+        circle=user.personal_circle, rules=Rules.make("casino"), sides=[[players[0]], [players[1]]]
     )
     services.hand_record(match=match, number=1, tallies=FIRST_8)
     client.force_login(user)

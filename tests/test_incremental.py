@@ -27,6 +27,7 @@ from scoring.models import (
     Tally,
 )
 from scoring.ratings import recompute as ratings_recompute
+from scoring.rules import Rules
 
 pytestmark = [pytest.mark.django_db, pytest.mark.slow]
 
@@ -106,11 +107,9 @@ class IncrementalIsAFullRescore(TestCase):
             matches.append(
                 services.match_start(
                     circle=owner.personal_circle,
-                    variant=variant,
+                    rules=Rules.make(variant, target=target, several_reach=several_reach),
                     sides=[[player] for player in roster[:sides]],
-                    target=target,
                     start_totals=start,
-                    several_reach=several_reach,
                 )
             )
         for which, operation, seed in steps:
@@ -157,9 +156,8 @@ def test_appending_writes_only_the_new_rows_and_the_totals(casino_match):
             break
     casino_match = services.match_start(
         circle=casino_match.circle,
-        variant="casino",
+        rules=Rules.make("casino", target=999),
         sides=[[p] for p in Player.objects.filter(circle=casino_match.circle)[:2]],
-        target=999,
     )
     from django.db import connection
     from django.test.utils import CaptureQueriesContext
@@ -180,9 +178,8 @@ def test_editing_the_last_hand_rewrites_only_its_own_rows(casino_match):
     owner = casino_match.circle.personal_for
     match = services.match_start(
         circle=owner.personal_circle,
-        variant="casino",
+        rules=Rules.make("casino", target=999),
         sides=[[p] for p in Player.objects.filter(circle=owner.personal_circle)[:2]],
-        target=999,
     )
     rng = random.Random(3)
     for number in range(1, 31):

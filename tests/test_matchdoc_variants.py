@@ -14,8 +14,8 @@ from typing import Any
 
 import pytest
 from django.urls import reverse
+from helpers import run_command
 from helpers import tally_doc as tally
-from test_commands_transfer import run
 from test_matchdoc import refused, scored
 
 from scoring import matchdoc, rules
@@ -427,7 +427,7 @@ def test_export_import_round_trip_keeps_the_variants_options_and_fields(user, ot
 @pytest.mark.django_db
 def test_export_command_writes_the_variant_documents(user):
     _import(user, [SWEDISH, FINNISH, SPADE])
-    code, out, err = run("export_matches", "--owner", "ana")
+    code, out, err = run_command("export_matches", "--owner", "ana")
     assert (code, err) == (0, "")
     exported = json.loads(out)
     assert [_without_result(doc) for doc in exported] == [SWEDISH, FINNISH, SPADE]
@@ -439,7 +439,7 @@ def test_import_command_refuses_a_variant_field_on_another_variant(user, tmp_pat
     bad = plain("casino", [[{**CASINO_HAND[0], "jack_of_spades": True}, CASINO_HAND[1]]])
     path = tmp_path / "bad.json"
     path.write_text(json.dumps([SWEDISH, bad]))
-    code, _out, err = run("import_matches", str(path), "--owner", "ana")
+    code, _out, err = run_command("import_matches", str(path), "--owner", "ana")
     assert code == 2 and Match.objects.count() == 0
     assert (
         "match 2: hand 1: tallies[0].jack_of_spades is true, but only spade records it, "

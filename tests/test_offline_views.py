@@ -14,6 +14,7 @@ from scoring import services
 from scoring.circles import services as circles
 from scoring.circles.access import personal_circle
 from scoring.models import Hand, Membership
+from scoring.rules import Rules
 
 # Ana: 27 cards, 7 spades, 10♦ and A♠ (7 points); Ben the rest (4 points).
 TYPICAL = {"number": "1", "cards_0": "27", "spades_0": "7", "card_10D": "0", "card_AS": "0"}
@@ -92,7 +93,7 @@ def _shared_match(owner, member):
     circle = personal_circle(owner)
     Membership.objects.create(circle=circle, user=member, role="member")
     ana, ben = (services.player_create(circle=circle, name=name) for name in ("Ana", "Ben"))
-    return services.match_start(circle=circle, variant="casino", sides=[[ana], [ben]])
+    return services.match_start(circle=circle, rules=Rules.make("casino"), sides=[[ana], [ben]])
 
 
 def test_a_removed_member_is_told_in_json_that_the_match_is_gone(client, user, other_user):

@@ -10,6 +10,7 @@ from django.contrib.staticfiles import finders
 from helpers import tally
 
 from scoring import services
+from scoring.rules import Rules
 
 LIMIT = 60_000
 ASSETS = re.compile(r'<(?:link rel="stylesheet" href|script src)="([^"]+)"')
@@ -34,9 +35,8 @@ def _first_load(client, url: str) -> dict[str, int]:
 def test_the_busiest_pages_weigh_under_60_kb_on_first_load(user_client, user, players):
     match = services.match_start(
         circle=user.personal_circle,
-        variant="casino",
+        rules=Rules.make("casino", target=500),
         sides=[[p] for p in players[:3]],
-        target=500,
     )
     three = (
         tally(20, 5, big=True, aces="SH"),

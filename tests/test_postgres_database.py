@@ -15,6 +15,7 @@ from test_faults import HAND, OTHER_COUNTS, Phone, hand_post, send_together
 
 from scoring import services
 from scoring.models import Match, Tally
+from scoring.rules import Rules
 
 ON_POSTGRES = os.environ.get("DATABASE_URL", "").startswith(("postgres://", "postgresql://"))
 pytestmark = pytest.mark.skipif(
@@ -38,7 +39,9 @@ def test_the_migrations_match_the_models() -> None:
 @pytest.fixture
 def long_match(user: Any, players: list[Any]) -> Match:
     return services.match_start(
-        circle=user.personal_circle, variant="casino", sides=[[players[0]], [players[1]]], target=99
+        circle=user.personal_circle,
+        rules=Rules.make("casino", target=99),
+        sides=[[players[0]], [players[1]]],
     )
 
 

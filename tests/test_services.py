@@ -5,6 +5,7 @@ from helpers import FIRST_8, FIRST_11, SECOND_8, at_once, tally
 
 from scoring import matchdoc, rules, services
 from scoring.models import Hand, Match, Player, Seat, Tally
+from scoring.rules import Rules
 
 pytestmark = pytest.mark.django_db
 
@@ -22,7 +23,7 @@ def _totals(match: Match) -> list[int]:
 def test_match_start_seats_partners_opposite(user, players):
     match = services.match_start(
         circle=user.personal_circle,
-        variant="casino",
+        rules=Rules.make("casino"),
         sides=[[players[0], players[2]], [players[1], players[3]]],
     )
     seats = {
@@ -34,11 +35,13 @@ def test_match_start_seats_partners_opposite(user, players):
 
 def test_match_start_takes_variant_defaults(user, players):
     match = services.match_start(
-        circle=user.personal_circle, variant="dominican", sides=[[players[0]], [players[1]]]
+        circle=user.personal_circle,
+        rules=Rules.make("dominican"),
+        sides=[[players[0]], [players[1]]],
     )
     assert (match.sweeps, match.several_reach, match.target) == ("cancel", "highest", 21)
     royal = services.match_start(
-        circle=user.personal_circle, variant="royal", sides=[[players[0]], [players[1]]]
+        circle=user.personal_circle, rules=Rules.make("royal"), sides=[[players[0]], [players[1]]]
     )
     assert royal.several_reach == "count-out"
 
@@ -46,7 +49,7 @@ def test_match_start_takes_variant_defaults(user, players):
 def test_match_start_with_start_totals(user, players):
     match = services.match_start(
         circle=user.personal_circle,
-        variant="casino",
+        rules=Rules.make("casino"),
         sides=[[players[0]], [players[1]]],
         start_totals=[15, 9],
     )
@@ -60,9 +63,8 @@ def test_difference_scoring_needs_two_sides(user, players):
     with pytest.raises(services.ValidationError):
         services.match_start(
             circle=user.personal_circle,
-            variant="casino",
+            rules=Rules.make("casino", scoring="difference"),
             sides=[[p] for p in players[:3]],
-            scoring="difference",
         )
 
 
@@ -226,9 +228,8 @@ def test_a_rematch_keeps_every_option_of_the_rules(user, players, match_rules):
     with the defaults."""
     match = services.match_start(
         circle=user.personal_circle,
-        variant=match_rules.variant,
+        rules=match_rules,
         sides=[[players[0]], [players[1]]],
-        match_rules=match_rules,
     )
     assert match.rules == match_rules
     rematch = services.match_rematch(match=match)
@@ -280,7 +281,7 @@ def test_failure_after_hand_row_leaves_nothing_partial(casino_match, monkeypatch
 @pytest.mark.parametrize("second", [FIRST_8, SECOND_8], ids=["same-counts", "other-counts"])
 def test_concurrent_submissions_of_one_hand_record_it_once(user, players, second):
     match = services.match_start(
-        circle=user.personal_circle, variant="casino", sides=[[players[0]], [players[1]]]
+        circle=user.personal_circle, rules=Rules.make("casino"), sides=[[players[0]], [players[1]]]
     )
     recorded = at_once(
         *[

@@ -8,13 +8,16 @@ from openskill.models import PlackettLuce
 from scoring import selectors, services
 from scoring.models import Match, Player, PlayerRating, Seat, Side
 from scoring.ratings import recompute as ratings_recompute
+from scoring.rules import Rules
 from scoring.sharing import exchange
 
 pytestmark = pytest.mark.django_db
 
 
 def _play(owner, variant, sides, hands):
-    match = services.match_start(circle=owner.personal_circle, variant=variant, sides=sides)
+    match = services.match_start(
+        circle=owner.personal_circle, rules=Rules.make(variant), sides=sides
+    )
     for number, hand in enumerate(hands, start=1):
         services.hand_record(match=match, number=number, tallies=hand)
     match.refresh_from_db()

@@ -31,6 +31,7 @@ from scoring.models import (
     Side,
     Tally,
 )
+from scoring.rules import Rules
 
 pytestmark = pytest.mark.django_db
 
@@ -288,14 +289,16 @@ def test_bulk_seed_stores_exactly_what_recording_hand_by_hand_stores(django_user
 def _services_match(owner, spec):
     match = services.match_start(
         circle=owner.personal_circle,
-        variant=spec.rules.variant,
+        rules=Rules.make(
+            spec.rules.variant,
+            target=spec.rules.target,
+            sweeps=spec.rules.sweeps,
+            several_reach=spec.rules.several_reach,
+            scoring=spec.rules.scoring,
+            twenty_needs=spec.rules.twenty_needs,
+        ),
         sides=spec.sides,
         first_dealer_seat=spec.first_dealer,
-        target=spec.rules.target,
-        sweeps=spec.rules.sweeps,
-        several_reach=spec.rules.several_reach,
-        scoring=spec.rules.scoring,
-        twenty_needs=spec.rules.twenty_needs,
         start_totals=spec.start_totals,
     )
     for number, tallies in enumerate(spec.hands, start=1):
@@ -416,7 +419,7 @@ def _random_history(owner, seed, steps):
                 roster.append(newcomer)
             match = services.match_start(
                 circle=owner.personal_circle,
-                variant=rng.choice(demo.VARIANTS),
+                rules=Rules.make(rng.choice(demo.VARIANTS)),
                 sides=[chosen[position::side_count] for position in range(side_count)],
                 first_dealer_seat=rng.randrange(4),
             )
@@ -491,7 +494,7 @@ def test_streaks_follow_a_changed_result_in_the_middle(user, players):
 
     def play(hands):
         match = services.match_start(
-            circle=user.personal_circle, variant="casino", sides=[[ana], [ben]]
+            circle=user.personal_circle, rules=Rules.make("casino"), sides=[[ana], [ben]]
         )
         for number, hand in enumerate(hands, start=1):
             services.hand_record(match=match, number=number, tallies=hand)
@@ -527,13 +530,17 @@ def test_merge_moves_the_statistics_to_the_other_player(user, players):
     ana, ben, cy, _ = players
     twin = services.player_create(circle=user.personal_circle, name="Ana B.")
     for sides in ([[twin], [ben]], [[ben, cy], [twin, ana]]):
-        match = services.match_start(circle=user.personal_circle, variant="casino", sides=sides)
+        match = services.match_start(
+            circle=user.personal_circle, rules=Rules.make("casino"), sides=sides
+        )
         for number in (1, 2):
             services.hand_record(match=match, number=number, tallies=FIRST_11)
         stats.player_summaries_refresh(match)
     with pytest.raises(services.ValidationError):
         services.player_merge(source=twin, target=ana)  # they were partners
-    solo = services.match_start(circle=user.personal_circle, variant="royal", sides=[[twin], [cy]])
+    solo = services.match_start(
+        circle=user.personal_circle, rules=Rules.make("royal"), sides=[[twin], [cy]]
+    )
     stats.player_summaries_refresh(solo)
     dee = players[3]
     services.player_merge(source=twin, target=dee)

@@ -13,6 +13,7 @@ from helpers import FIRST_11, HX
 
 from scoring import demo, selectors, services, stats
 from scoring.models import Match, Player
+from scoring.rules import Rules
 
 pytestmark = pytest.mark.django_db
 
@@ -57,7 +58,7 @@ def test_history_pages_of_another_user_are_404(client, other_user, won_match, pl
 
 def test_history_lists_final_score_winner_and_filters(user_client, won_match, players, user):
     royal = services.match_start(
-        circle=user.personal_circle, variant="royal", sides=[[players[2]], [players[3]]]
+        circle=user.personal_circle, rules=Rules.make("royal"), sides=[[players[2]], [players[3]]]
     )
     body = user_client.get(reverse("scoring:match-list")).content.decode()
     assert "Ana 22" in body and "★" in body and "Royal Casino" in body
@@ -73,7 +74,9 @@ def test_history_lists_final_score_winner_and_filters(user_client, won_match, pl
 def test_history_load_more_returns_rows_only(user_client, user, players):
     for _ in range(25):
         services.match_start(
-            circle=user.personal_circle, variant="casino", sides=[[players[0]], [players[1]]]
+            circle=user.personal_circle,
+            rules=Rules.make("casino"),
+            sides=[[players[0]], [players[1]]],
         )
     first = user_client.get(reverse("scoring:match-list")).content.decode()
     assert first.count('class="variant"') == 20 and "page=2" in first
@@ -193,7 +196,9 @@ def _history(user, players, count=47):
     tables = [[[ana], [ben]], [[cy], [dee]], [[ana, cy], [ben, dee]], [[ben], [cy]]]
     matches = [
         services.match_start(
-            circle=user.personal_circle, variant=("casino", "royal")[i % 2], sides=tables[i % 4]
+            circle=user.personal_circle,
+            rules=Rules.make(("casino", "royal")[i % 2]),
+            sides=tables[i % 4],
         )
         for i in range(count)
     ]

@@ -5,6 +5,7 @@ from helpers import FIRST_8, FIRST_11, HX, app_url
 
 from scoring import selectors, services
 from scoring.models import Hand, Match
+from scoring.rules import Rules
 
 pytestmark = pytest.mark.django_db
 # Side 1: 27 cards, 7 spades, 10♦ and A♠: 3 + 1 + 2 + 1 = 7; side 2 gets the rest: 2♠ and 3 aces = 4.
@@ -91,9 +92,8 @@ def test_a_hand_that_ends_the_match_replaces_the_whole_board(user_client, casino
 def test_the_board_shows_the_latest_hands_and_links_the_rest(user_client, user, players):
     match = services.match_start(
         circle=user.personal_circle,
-        variant="casino",
+        rules=Rules.make("casino", target=500),
         sides=[[players[0]], [players[1]]],
-        target=500,
     )
     for number in range(1, 13):
         services.hand_record(match=match, number=number, tallies=FIRST_8)
@@ -126,7 +126,7 @@ def test_three_sides_the_last_follows_from_the_deck_and_gets_the_cards_given_to_
     user_client, user, players
 ):
     match = services.match_start(
-        circle=user.personal_circle, variant="casino", sides=[[p] for p in players[:3]]
+        circle=user.personal_circle, rules=Rules.make("casino"), sides=[[p] for p in players[:3]]
     )
     data = {"number": "1", "cards_0": "20", "spades_0": "5", "cards_1": "18", "spades_1": "5"}
     data.update({"card_10D": "0", "card_2S": "1", "card_AS": "0"})
@@ -139,7 +139,7 @@ def test_three_sides_the_last_follows_from_the_deck_and_gets_the_cards_given_to_
 
 def test_a_card_the_last_side_cannot_hold_names_the_card(user_client, user, players):
     match = services.match_start(
-        circle=user.personal_circle, variant="casino", sides=[[p] for p in players[:3]]
+        circle=user.personal_circle, rules=Rules.make("casino"), sides=[[p] for p in players[:3]]
     )
     # Cy is left 0 spades by the deck, but gets the 2♠ nobody was given.
     data = {"number": "1", "cards_0": "20", "spades_0": "8", "cards_1": "18", "spades_1": "5"}
@@ -197,7 +197,7 @@ def test_win_is_announced_with_reason_and_rematch(user_client, casino_match):
 def test_tied_finish_says_play_another_hand(user_client, user, players):
     match = services.match_start(
         circle=user.personal_circle,
-        variant="casino",
+        rules=Rules.make("casino"),
         sides=[[players[0]], [players[1]]],
         start_totals=[19, 17],
     )
@@ -216,7 +216,7 @@ def test_tied_finish_says_play_another_hand(user_client, user, players):
 def test_dominican_condition_is_shown(user_client, user, players):
     match = services.match_start(
         circle=user.personal_circle,
-        variant="dominican",
+        rules=Rules.make("dominican"),
         sides=[[players[0]], [players[1]]],
         start_totals=[19, 3],
     )

@@ -7,14 +7,14 @@ from helpers import app_url
 
 from scoring import selectors, services
 from scoring.models import Match, PlayerStat
+from scoring.rules import Rules
 
 
 def _start(user, players, variant, sides=2, **options):
     return services.match_start(
         circle=user.personal_circle,
-        variant=variant,
+        rules=Rules.make(variant, **options),
         sides=[[p] for p in players[:sides]],
-        **options,
     )
 
 

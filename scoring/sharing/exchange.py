@@ -196,7 +196,7 @@ def iter_hands_csv(circle: Circle, *, pk: int | None = None) -> Iterator[str]:
                     variant,
                     number,
                     position + 1,
-                    _csv_text(" & ".join(names.get((match_id, position), []))),
+                    _csv_text(rules.side_name(names.get((match_id, position), []))),
                     cards,
                     spades,
                     int(big_casino),

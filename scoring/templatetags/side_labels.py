@@ -4,10 +4,9 @@ from django import template
 from django.utils.html import format_html, format_html_join
 from django.utils.safestring import SafeString
 
-register = template.Library()
+from scoring.rules import PARTNERS
 
-# How services.side_names and the board join a partnership's names ("Ana & Cleo").
-PARTNERS = " & "
+register = template.Library()
 
 
 @register.filter
@@ -16,7 +15,7 @@ def side_lines(name: str) -> SafeString:
     both partners; a player's name is one line. Each line is cut with an ellipsis if it must be;
     the text (what a screen reader reads) stays the whole name."""
     partners = str(name).split(PARTNERS)
-    lines = [f"{partner} &" for partner in partners[:-1]] + partners[-1:]
+    lines = [f"{partner}{PARTNERS.rstrip()}" for partner in partners[:-1]] + partners[-1:]
     return format_html(
         '<span class="side-lines">{}</span>',
         format_html_join(" ", '<span class="side-line">{}</span>', ((line,) for line in lines)),

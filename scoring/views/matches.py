@@ -89,16 +89,9 @@ def _start_match(request: ScopedRequest, data: dict[str, Any]) -> Match:
     ]
     return services.match_start(
         **request.scope.stamp(),
-        variant=data["variant"],
+        rules=data["rules"],
         sides=sides,
         first_dealer_seat=data["first_dealer"],
-        target=data["target_value"],
-        sweeps=data["sweeps"],
-        several_reach=data["several_reach"],
-        scoring=data["scoring"],
-        twenty_needs=data["twenty_needs"],
-        ties=data["ties"],
-        sweep_freeze=data["sweep_freeze"],
         start_totals=data["start_totals"],
     )
 
@@ -164,9 +157,7 @@ def _after_post(request: HtmxHttpRequest, match: Match) -> dict[str, Any]:
     undone = request.session.pop(UNDONE_KEY, None)
     if undone and undone.get("match") == match.pk and match.is_open:
         initial = {**undone["initial"], "number": match.hand_count + 1}
-        extra["form"] = HandForm(
-            side_names=services.side_names(match), variant=match.variant, initial=initial
-        )
+        extra["form"] = HandForm.for_match(match, initial=initial)
     return extra
 
 
@@ -179,12 +170,12 @@ def _whole_board(response: HttpResponse) -> HttpResponse:
 @require_POST
 def hand_create(request: ScopedRequest, pk: int) -> HttpResponse:
     match = request.scope.match(pk)
-    names = services.side_names(match)
+    names = selectors.side_names(match)
     step = HandForm.parse_step(request.POST.get("step", ""), len(names))
     if step is not None:  # a sweep stepper without JavaScript: count it, save nothing
         form = HandForm.redrawn(request.POST, side_names=names, variant=match.variant, step=step)
         return _hand_answer(request, match, form)
-    form = HandForm(request.POST, side_names=names, variant=match.variant)
+    form = HandForm.for_match(match, request.POST, names=names)
     if request.POST.get("preview"):  # "Check points" without JavaScript
         return _hand_answer(request, match, form, **_preview(match, form))
     status = 400  # the form says what is wrong
@@ -255,7 +246,7 @@ def _hand_moved(
     if taken.next_number is not None:
         form = HandForm.redrawn(
             request.POST,
-            side_names=services.side_names(match),
+            side_names=selectors.side_names(match),
             variant=match.variant,
             number=taken.next_number,
         )
@@ -312,7 +303,7 @@ def hand_sync(request: ScopedRequest, pk: int) -> JsonResponse:
         return JsonResponse({"state": "account"}, status=403)
     match = request.scope.match(pk)
     client_id = request.POST.get("client_id", "").strip()
-    form = HandForm(request.POST, side_names=services.side_names(match), variant=match.variant)
+    form = HandForm.for_match(match, request.POST)
     if not client_id or len(client_id) > 64 or "\x00" in client_id:  # PostgreSQL refuses NUL
         return JsonResponse({"state": "invalid", "errors": [_("This hand has no id.")]}, status=400)
     if not form.is_valid():
@@ -339,7 +330,7 @@ def hand_sync(request: ScopedRequest, pk: int) -> JsonResponse:
 @require_POST
 def hand_preview(request: ScopedRequest, pk: int) -> HttpResponse:
     match = request.scope.match(pk)
-    form = HandForm(request.POST, side_names=services.side_names(match), variant=match.variant)
+    form = HandForm.for_match(match, request.POST)
     return render(request, "scoring/_hand_preview.html", _preview(match, form))
 
 
@@ -372,7 +363,7 @@ def hand_detail(request: ScopedRequest, pk: int, number: int) -> HttpResponse:
     context = {
         "match": match,
         "row": selectors.hand_row(match, number),
-        "side_names": services.side_names(match),
+        "side_names": selectors.side_names(match),
     }
     return render_region(request, "scoring/hand_detail.html", "breakdown", context)
 
@@ -387,9 +378,8 @@ def hand_edit(request: ScopedRequest, pk: int, number: int) -> HttpResponse:
         if request.method != "POST":
             raise
         return _hand_gone(request, match, services.HandGone(number))  # deleted before the save
-    names = services.side_names(match)
     if request.method == "POST":
-        form = HandForm(request.POST, side_names=names, variant=match.variant)
+        form = HandForm.for_match(match, request.POST)
         if form.is_valid():
             try:
                 saved = services.hand_edit(
@@ -408,7 +398,7 @@ def hand_edit(request: ScopedRequest, pk: int, number: int) -> HttpResponse:
                 return redirect(match)
     else:
         initial = HandForm.initial_for(number, selectors.hand_tallies(hand))
-        form = HandForm(side_names=names, variant=match.variant, initial=initial)
+        form = HandForm.for_match(match, initial=initial)
     context = {"match": match, "hand": hand, "form": form, "entry": selectors.hand_entry(hand)}
     return render(request, "scoring/hand_edit.html", context)
 
@@ -456,9 +446,8 @@ def hand_delete(request: ScopedRequest, pk: int) -> HttpResponse:
         level = messages.SUCCESS
         match.refresh_from_db()
         if undone is not None and match.is_open and match.hand_count == number - 1:
-            names = services.side_names(match)
             initial = HandForm.initial_for(number, undone)
-            form = HandForm(side_names=names, variant=match.variant, initial=initial)
+            form = HandForm.for_match(match, initial=initial)
     if not request.htmx:
         if form is not None:
             request.session[UNDONE_KEY] = {"match": match.pk, "initial": form.initial}

@@ -36,6 +36,7 @@ from scoring.models import (
     PlayerRating,
     PlayerStat,
 )
+from scoring.rules import Rules
 
 pytestmark = pytest.mark.django_db
 PASSWORD = "casino-pass-1"  # ana's (tests/conftest.py)
@@ -104,7 +105,9 @@ def _play(circle: Circle, names: tuple[str, str], *, by: Any, then: Any) -> Matc
     """A match in `circle` started by `by`; `by` enters two hands and `then` changes the first
     and enters the last two, so the match is won and every "who" field names someone."""
     one, two = (services.player_get_or_create(circle=circle, name=name) for name in names)
-    match = services.match_start(circle=circle, by=by, variant="casino", sides=[[one], [two]])
+    match = services.match_start(
+        circle=circle, by=by, rules=Rules.make("casino"), sides=[[one], [two]]
+    )
     services.hand_record(match=match, number=1, tallies=FIRST_8, by=by)
     services.hand_record(match=match, number=2, tallies=SECOND_8, by=by)
     services.hand_edit(match=match, number=1, tallies=SECOND_8, by=then)
@@ -125,7 +128,7 @@ def world(user: Any, other_user: Any) -> dict[str, Any]:
     open_match = services.match_start(
         circle=friday,
         by=user,
-        variant="royal",
+        rules=Rules.make("royal"),
         sides=[[Player.objects.get(circle=friday, name="Annie")], [by_mallory.seats.last().player]],
     )
     services.hand_record(match=open_match, number=1, tallies=FIRST_8, by=user)

@@ -17,6 +17,7 @@ from playwright.sync_api import expect
 from scoring import services
 from scoring.circles import services as circles
 from scoring.models import Circle, Match, Membership
+from scoring.rules import Rules
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 SMALL_PHONE = {"width": 360, "height": 740}
@@ -52,12 +53,14 @@ def ana(django_user_model: Any) -> Any:
     mallory = django_user_model.objects.create_user(username="mallory", password="casino-pass-2")
     own = ana.personal_circle
     one, two = (services.player_create(circle=own, name=name) for name in ("Ana", "Ben"))
-    match = services.match_start(circle=own, by=ana, variant="casino", sides=[[one], [two]])
+    match = services.match_start(
+        circle=own, by=ana, rules=Rules.make("casino"), sides=[[one], [two]]
+    )
     services.hand_record(match=match, number=1, tallies=FIRST_8, by=ana)
     friday = circles.circle_create(name="Friday", by=mallory)
     Membership.objects.create(circle=friday, user=ana)
     mo, zed = (services.player_create(circle=friday, name=name) for name in ("Mo", "Zed"))
-    services.match_start(circle=friday, by=ana, variant="royal", sides=[[mo], [zed]])
+    services.match_start(circle=friday, by=ana, rules=Rules.make("royal"), sides=[[mo], [zed]])
     return ana
 
 

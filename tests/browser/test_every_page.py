@@ -37,6 +37,7 @@ from scoring.accounts.views import GOODBYE_KEY
 from scoring.circles import invites
 from scoring.circles import services as circles
 from scoring.models import Match, Membership
+from scoring.rules import Rules
 from scoring.sharing import links
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -293,13 +294,19 @@ def build_world(django_user_model: Any) -> World:
         for name in ("Ana", "Ben", "Cy", "Dee")
     )
     Membership.objects.filter(circle=own, user=ana).update(player=ana_p)
-    finished = services.match_start(circle=own, by=ana, variant="casino", sides=[[ana_p], [ben]])
+    finished = services.match_start(
+        circle=own, by=ana, rules=Rules.make("casino"), sides=[[ana_p], [ben]]
+    )
     services.hand_record(match=finished, number=1, tallies=FIRST_11, by=ana)
     services.hand_record(match=finished, number=2, tallies=FIRST_11, by=ana)
-    opened = services.match_start(circle=own, by=ana, variant="casino", sides=[[ana_p], [ben]])
+    opened = services.match_start(
+        circle=own, by=ana, rules=Rules.make("casino"), sides=[[ana_p], [ben]]
+    )
     services.hand_record(match=opened, number=1, tallies=FIRST_8, by=ana)
     services.hand_record(match=opened, number=2, tallies=SECOND_8, by=ana)
-    three = services.match_start(circle=own, by=ana, variant="royal", sides=[[ana_p], [cy], [dee]])
+    three = services.match_start(
+        circle=own, by=ana, rules=Rules.make("royal"), sides=[[ana_p], [cy], [dee]]
+    )
     three_hand = (
         tally(20, 5, big=True, aces="S"),
         tally(16, 4, little=True, aces="CH"),
@@ -312,7 +319,7 @@ def build_world(django_user_model: Any) -> World:
     friday = circles.circle_create(name="Friday table", by=ana)
     Membership.objects.create(circle=friday, user=mallory)
     mo, zed = (services.player_create(circle=friday, name=name) for name in ("Mo", "Zed"))
-    services.match_start(circle=friday, by=ana, variant="dominican", sides=[[mo], [zed]])
+    services.match_start(circle=friday, by=ana, rules=Rules.make("dominican"), sides=[[mo], [zed]])
 
     invite = invites.invite_create(circle=own, by=ana)
     revoked = invites.invite_revoke(invite=invites.invite_create(circle=own, by=ana, max_uses=1))

@@ -5,6 +5,7 @@ from django.conf import settings
 from playwright.sync_api import expect
 
 from scoring import services
+from scoring.rules import Rules
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -27,7 +28,7 @@ def test_scoreboard_and_hand_entry_in_language(page, live_server, log_in, screen
         ]
     match = services.match_start(
         circle=user.personal_circle,
-        variant="dominican",
+        rules=Rules.make("dominican"),
         sides=[[p] for p in players],
         start_totals=[18, 5],
     )

@@ -11,6 +11,7 @@ from playwright.sync_api import expect
 
 from scoring import rules, services
 from scoring.circles import services as circles
+from scoring.rules import Rules
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -44,7 +45,9 @@ def _board(page: Any, live_server: Any, user: Any, sides: list[list[str]]) -> An
         [services.player_get_or_create(circle=user.personal_circle, name=name) for name in side]
         for side in sides
     ]
-    match = services.match_start(circle=user.personal_circle, variant="casino", sides=players)
+    match = services.match_start(
+        circle=user.personal_circle, rules=Rules.make("casino"), sides=players
+    )
     page.goto(f"{live_server.url}{match.get_absolute_url()}")
     return match
 

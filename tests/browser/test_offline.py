@@ -16,6 +16,7 @@ from scoring import services
 from scoring.circles import services as circles
 from scoring.circles.access import personal_circle
 from scoring.models import Hand, Match, Membership
+from scoring.rules import Rules
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -216,7 +217,9 @@ def test_a_board_the_member_lost_is_forgotten_once_asked_for_online(
     ana = log_in(page, "ana")
     membership = Membership.objects.create(circle=circle, user=ana, role="member")
     players = [services.player_create(circle=circle, name=name) for name in ("Cy", "Ana")]
-    match = services.match_start(circle=circle, variant="casino", sides=[[p] for p in players])
+    match = services.match_start(
+        circle=circle, rules=Rules.make("casino"), sides=[[p] for p in players]
+    )
     url = f"{live_server.url}{match.get_absolute_url()}"
     page.goto(url)
     _controlled(page)

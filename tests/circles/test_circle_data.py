@@ -18,6 +18,7 @@ from scoring.models import (
     PlayerStat,
 )
 from scoring.ratings import recompute as ratings_recompute
+from scoring.rules import Rules
 from scoring.sharing import exchange
 
 pytestmark = pytest.mark.django_db
@@ -30,7 +31,9 @@ def friday(user, other_user):
     Membership.objects.create(circle=circle, user=user, role="admin")
     Membership.objects.create(circle=circle, user=other_user, role="member")
     ana, ben = (services.player_create(circle=circle, name=n) for n in ("Fri-Ana", "Fri-Ben"))
-    match = services.match_start(circle=circle, by=user, variant="casino", sides=[[ana], [ben]])
+    match = services.match_start(
+        circle=circle, by=user, rules=Rules.make("casino"), sides=[[ana], [ben]]
+    )
     services.hand_record(match=match, number=1, tallies=FIRST_11, by=user)
     services.hand_record(match=match, number=2, tallies=FIRST_11, by=other_user)
     return circle
@@ -46,7 +49,7 @@ def test_each_circle_shows_only_its_own_history_players_and_leaderboard(user_cli
     home = user.personal_circle
     mine = services.player_create(circle=home, name="Home-Cy")
     other = services.player_create(circle=home, name="Home-Dee")
-    services.match_start(circle=home, variant="royal", sides=[[mine], [other]])
+    services.match_start(circle=home, rules=Rules.make("royal"), sides=[[mine], [other]])
     pages = ("scoring:match-list", "scoring:player-list", "scoring:leaderboard")
 
     _switch(user_client, friday)
@@ -112,7 +115,7 @@ def test_a_match_cannot_seat_players_of_another_circle(user, friday):
     stranger = services.player_create(circle=user.personal_circle, name="Home-Eve")
     ana = Player.objects.get(circle=friday, name="Fri-Ana")
     with pytest.raises(ValidationError):
-        services.match_start(circle=friday, variant="casino", sides=[[ana], [stranger]])
+        services.match_start(circle=friday, rules=Rules.make("casino"), sides=[[ana], [stranger]])
 
 
 def test_a_hand_remembers_who_entered_it(friday, user, other_user):

@@ -27,6 +27,7 @@ from scoring.circles import selectors as circle_selectors
 from scoring.circles import services as circles
 from scoring.circles.access import SESSION_KEY, Scope
 from scoring.models import Circle, Match, Membership, Player, PlayerRecordStat
+from scoring.rules import Rules
 
 pytestmark = pytest.mark.django_db
 ADMIN, MEMBER = Membership.Role.ADMIN, Membership.Role.MEMBER
@@ -365,7 +366,9 @@ def test_removing_a_member_cuts_their_access_at_once(
     user_client: Client, user: Any, friday: Circle, ben: Any, ben_in_friday: Membership
 ) -> None:
     players = [services.player_create(circle=friday, name=name) for name in ("Ana", "Ben")]
-    match = services.match_start(circle=friday, variant="casino", sides=[[p] for p in players])
+    match = services.match_start(
+        circle=friday, rules=Rules.make("casino"), sides=[[p] for p in players]
+    )
     bens = _client(ben)
     assert bens.get(match.get_absolute_url()).status_code == 200  # he is in, for now
     response = user_client.post(

@@ -22,6 +22,7 @@ from scoring import services
 from scoring.chunks import batched_text
 from scoring.models import Hand, Match, Player, Seat, Side, Tally
 from scoring.ratings import recompute as ratings_recompute
+from scoring.rules import Rules
 from scoring.sharing import exchange, links
 
 pytestmark = pytest.mark.django_db
@@ -73,7 +74,7 @@ def test_share_token_comes_from_secrets_token_urlsafe_with_32_bytes(casino_match
 
 def test_share_tokens_differ_between_matches(user, players, casino_match):
     other = services.match_start(
-        circle=user.personal_circle, variant="casino", sides=[[players[2]], [players[3]]]
+        circle=user.personal_circle, rules=Rules.make("casino"), sides=[[players[2]], [players[3]]]
     )
     first = links.share_link_create(match=casino_match).share_token
     second = links.share_link_create(match=other).share_token
@@ -113,7 +114,7 @@ def test_export_builds_the_document_from_stored_hands(casino_match):
 def test_export_lists_partners_in_seat_order(user, players):
     match = services.match_start(
         circle=user.personal_circle,
-        variant="casino",
+        rules=Rules.make("casino"),
         sides=[[players[0], players[2]], [players[1], players[3]]],
     )
     (doc,) = exchange.match_documents(user.personal_circle, pks=[match.pk])
@@ -124,7 +125,7 @@ def test_export_is_only_the_owners_matches(user, other_user, casino_match):
     mallory = services.player_create(circle=other_user.personal_circle, name="Mo")
     zed = services.player_create(circle=other_user.personal_circle, name="Zed")
     services.match_start(
-        circle=other_user.personal_circle, variant="royal", sides=[[mallory], [zed]]
+        circle=other_user.personal_circle, rules=Rules.make("royal"), sides=[[mallory], [zed]]
     )
     assert [doc.sides for doc in exchange.match_documents(user.personal_circle)] == [
         (("Ana",), ("Ben",))
@@ -135,7 +136,9 @@ def test_export_is_only_the_owners_matches(user, other_user, casino_match):
 def test_export_queries_do_not_grow_with_matches_or_hands(user, players, django_assert_num_queries):
     def make_match() -> None:
         match = services.match_start(
-            circle=user.personal_circle, variant="casino", sides=[[players[0]], [players[1]]]
+            circle=user.personal_circle,
+            rules=Rules.make("casino"),
+            sides=[[players[0]], [players[1]]],
         )
         services.hand_record(match=match, number=1, tallies=FIRST_8)
         services.hand_record(match=match, number=2, tallies=SECOND_8)
@@ -176,7 +179,7 @@ def test_hands_csv_defuses_names_that_spreadsheets_would_run(user):
     evil = services.player_create(circle=user.personal_circle, name="=HYPERLINK(1)")
     ben = services.player_create(circle=user.personal_circle, name="Ben")
     match = services.match_start(
-        circle=user.personal_circle, variant="casino", sides=[[evil], [ben]]
+        circle=user.personal_circle, rules=Rules.make("casino"), sides=[[evil], [ben]]
     )
     services.hand_record(match=match, number=1, tallies=FIRST_8)
     rows = list(csv.DictReader(io.StringIO(exchange.hands_csv(user.personal_circle))))
@@ -203,7 +206,7 @@ def test_hands_csv_defuses_a_formula_after_any_separator_a_spreadsheet_splits_on
     evil = Player.objects.create(circle=user.personal_circle, name=name)
     ben = services.player_create(circle=user.personal_circle, name="Ben")
     match = services.match_start(
-        circle=user.personal_circle, variant="casino", sides=[[evil], [ben]]
+        circle=user.personal_circle, rules=Rules.make("casino"), sides=[[evil], [ben]]
     )
     services.hand_record(match=match, number=1, tallies=FIRST_8)
     text = exchange.hands_csv(user.personal_circle)
@@ -224,7 +227,9 @@ def _history(user, players, count: int) -> list[Match]:
     matches = []
     for index in range(count):
         sides = [[players[index % 4]], [emile if index == 1 else players[(index + 1) % 4]]]
-        match = services.match_start(circle=user.personal_circle, variant="casino", sides=sides)
+        match = services.match_start(
+            circle=user.personal_circle, rules=Rules.make("casino"), sides=sides
+        )
         services.hand_record(match=match, number=1, tallies=FIRST_8)
         services.hand_record(match=match, number=2, tallies=SECOND_8)
         matches.append(match)
@@ -429,13 +434,15 @@ def test_round_trip_into_an_empty_account_gives_the_same_matches(
     services.hand_record(match=casino_match, number=2, tallies=FIRST_11)
     partners = services.match_start(
         circle=user.personal_circle,
-        variant="dominican",
+        rules=Rules.make("dominican"),
         sides=[[players[0], players[2]], [players[1], players[3]]],
         start_totals=[10, 12],
     )
     services.hand_record(match=partners, number=1, tallies=SECOND_8)
     won = services.match_start(
-        circle=user.personal_circle, variant="royal", sides=[[players[3]], [players[1]]], target=11
+        circle=user.personal_circle,
+        rules=Rules.make("royal", target=11),
+        sides=[[players[3]], [players[1]]],
     )
     services.hand_record(match=won, number=1, tallies=FIRST_11)
     assert Match.objects.get(pk=won.pk).status == Match.Status.WON
@@ -617,7 +624,7 @@ def rating_rows() -> list[tuple[Any, ...]]:
 def test_imported_wins_are_rated_after_the_owners_earlier_ones(user, players):
     ana, ben, _cy, _dee = players
     earlier = services.match_start(
-        circle=user.personal_circle, variant="casino", sides=[[ana], [ben]], target=11
+        circle=user.personal_circle, rules=Rules.make("casino", target=11), sides=[[ana], [ben]]
     )
     services.hand_record(match=earlier, number=1, tallies=FIRST_11)
     import_text(
@@ -724,13 +731,16 @@ def test_a_match_of_1000_hands_imports_and_exports(user, other_user):
 def test_abandoned_and_first_dealer_survive_export_and_import(user, other_user, players):
     ana, ben, cy, dee = players
     stopped = services.match_start(
-        circle=user.personal_circle, variant="royal", sides=[[ana], [ben]], first_dealer_seat=1
+        circle=user.personal_circle,
+        rules=Rules.make("royal"),
+        sides=[[ana], [ben]],
+        first_dealer_seat=1,
     )
     services.hand_record(match=stopped, number=1, tallies=FIRST_8)
     services.match_abandon(match=stopped)
     partners = services.match_start(
         circle=user.personal_circle,
-        variant="dominican",
+        rules=Rules.make("dominican"),
         sides=[[ana, cy], [ben, dee]],
         first_dealer_seat=2,
     )

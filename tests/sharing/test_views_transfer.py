@@ -17,6 +17,7 @@ from test_transfer import PLAIN, document, old_export_text, snapshot, tally
 
 from scoring import services
 from scoring.models import Match
+from scoring.rules import Rules
 from scoring.sharing import exchange
 
 pytestmark = pytest.mark.django_db
@@ -51,7 +52,7 @@ def others_match(other_user) -> Match:
         for name in ("Mo", "Zed")
     )
     return services.match_start(
-        circle=other_user.personal_circle, variant="royal", sides=[[mo], [zed]]
+        circle=other_user.personal_circle, rules=Rules.make("royal"), sides=[[mo], [zed]]
     )
 
 
@@ -95,7 +96,9 @@ def test_export_all_streams_the_same_file_as_before(user_client, user, played, m
     monkeypatch.setattr("scoring.chunks.PREFETCH_CHUNK", 1)
     emile = services.player_create(circle=user.personal_circle, name="Émile")
     ben = played.seats.get(seat=1).player
-    services.match_start(circle=user.personal_circle, variant="dominican", sides=[[emile], [ben]])
+    services.match_start(
+        circle=user.personal_circle, rules=Rules.make("dominican"), sides=[[emile], [ben]]
+    )
     response = user_client.get(app_url("export-all"))
     assert isinstance(response, StreamingHttpResponse)
     assert response["Content-Type"] == "application/json"

@@ -123,11 +123,10 @@ class Command(BaseCommand):
     def _new_match(self) -> Match:
         return services.match_start(
             circle=self.circle,
-            variant="casino",
-            sides=[[p] for p in self.players],
             # Out of reach in any run (about 11 points a hand), and within the column
             # (a small integer on PostgreSQL).
-            target=30_000,
+            rules=rules.Rules.make("casino", target=30_000),
+            sides=[[p] for p in self.players],
         )
 
     def _short(self) -> Match:
