@@ -1,9 +1,16 @@
 import json
 import os
+import sys
 from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, settings
+
+# The rooms' tests (tests/accounts/, circles/, sharing/) share helpers with the others by module
+# name, as files of one directory do (pytest's prepend import mode): whichever file is run alone.
+for room in ("accounts", "circles", "sharing"):
+    sys.path.insert(0, str(Path(__file__).resolve().parent / room))
+
 
 # Every property test's settings but its number of examples, set once. No deadline: a shared
 # machine is slow at times, and a property test is about what, not how fast. In CI every run
