@@ -36,7 +36,6 @@ def _read_by_settings(name: str) -> bool:
 SHARE_TOKEN = "pX3b9_Zq-7LmN0aQk2Rt5uVw8yA1cE4gH6jK9nPq3sU"
 RESET_KEY = "2-cv8a1z-8e3f1c0b5a9d7e6f4c2b"
 CONFIRM_KEY = "MQ:1uYb2c:Xk3vQ9zP0aLm7nRt5uVw8yA1cE4gH6jK9nPq3sU"
-DJANGO_VARIABLES = [name for name in os.environ if _read_by_settings(name)]
 
 
 def load_settings(monkeypatch: pytest.MonkeyPatch, **environment: str) -> dict[str, Any]:
@@ -397,7 +396,7 @@ def test_axes_is_wired_as_its_documentation_asks() -> None:
 
 
 def _production_environment(tmp_path: Path) -> dict[str, str]:
-    environment = {k: v for k, v in os.environ.items() if k not in DJANGO_VARIABLES}
+    environment = {k: v for k, v in os.environ.items() if not _read_by_settings(k)}
     environment.update(PRODUCTION)
     environment["DJANGO_STATIC_ROOT"] = str(tmp_path / "static")
     environment["DATABASE_URL"] = f"sqlite:///{tmp_path / 'production.sqlite3'}"
