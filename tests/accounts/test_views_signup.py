@@ -89,3 +89,35 @@ def test_a_wrong_password_shows_the_form_again_with_the_reason(client, user):
         response.content.decode()
     )
     assert client.get(reverse("scoring:match-list")).status_code == 302
+
+
+def test_a_sign_up_the_unique_index_turns_away_gets_the_forms_message(client, user, monkeypatch):
+    """Two sign-ups for one username pass the form's check before either writes: the one the
+    database refuses (made deterministic here) is shown the form's "taken" message, with 400."""
+    from allauth.account.views import SignupView as AllauthSignupView
+    from django.db import IntegrityError
+
+    from scoring.accounts import views
+
+    def refused(self, form):
+        raise IntegrityError("UNIQUE constraint failed: auth_user.username")
+
+    monkeypatch.setattr(AllauthSignupView, "form_valid", refused)
+    monkeypatch.setattr(views, "filter_users_by_username", lambda name: get_user_model().objects)
+    data = {"username": "newbie", "password1": PASSWORD, "password2": PASSWORD}
+    response = client.post(reverse("account_signup"), data)
+    assert response.status_code == 400
+    assert "A user with that username already exists." in response.content.decode()
+
+
+def test_a_sign_up_refused_by_the_database_for_another_reason_is_not_hidden(client, monkeypatch):
+    from allauth.account.views import SignupView as AllauthSignupView
+    from django.db import IntegrityError
+
+    def refused(self, form):
+        raise IntegrityError("something else")
+
+    monkeypatch.setattr(AllauthSignupView, "form_valid", refused)
+    data = {"username": "newbie", "password1": PASSWORD, "password2": PASSWORD}
+    with pytest.raises(IntegrityError):
+        client.post(reverse("account_signup"), data)
