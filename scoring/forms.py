@@ -236,6 +236,21 @@ class MatchForm(forms.Form):
         if layout not in LAYOUTS:
             return data
         side_count, per_side = LAYOUTS[layout]
+        self._clean_seats(data, side_count, per_side)
+        variant = data.get("variant") or Match.Variant.CASINO
+        self._clean_options(data, variant, side_count, per_side)
+        target = data.get("target_value") or rules.variant_defaults(variant).target
+        self._clean_start(data, target, side_count)
+        if not self.errors:
+            data["rules"] = rules.Rules.make(
+                variant,
+                target=data["target_value"],
+                **{option: data.get(option) or None for option in RULE_OPTIONS},
+            )
+        return data
+
+    def _clean_seats(self, data: dict[str, Any], side_count: int, per_side: int) -> None:
+        """Everyone seated once; `sides` from the seats; a first dealer who sits at the table."""
         seat_count = side_count * per_side
         names: list[str] = []
         seen: set[str] = set()
@@ -255,8 +270,13 @@ class MatchForm(forms.Form):
             self.add_error(
                 "first_dealer", _("Choose one of the %(count)d seats.") % {"count": seat_count}
             )
-        variant = data.get("variant") or Match.Variant.CASINO
-        data["target_value"] = None  # the game's usual target
+
+    def _clean_options(
+        self, data: dict[str, Any], variant: str, side_count: int, per_side: int
+    ) -> None:
+        """The target (`target_value`: None for the game's usual one) and the options that fit
+        the game and the table."""
+        data["target_value"] = None
         if data.get("target") == "other":
             if data.get("target_other") is None:
                 self.add_error("target_other", _("Enter the target score."))
@@ -271,7 +291,9 @@ class MatchForm(forms.Form):
         scoring = rules.Scoring(data["scoring"]) if data.get("scoring") else None
         if rules.table_problem([per_side] * side_count, scoring) == "difference_sides":
             self.add_error("scoring", _(rules.TABLE_PROBLEMS["difference_sides"]))
-        target = data.get("target_value") or rules.variant_defaults(variant).target
+
+    def _clean_start(self, data: dict[str, Any], target: int, side_count: int) -> None:
+        """Dominican's least target, and start totals that leave the match to be played."""
         if (
             data.get("variant") == Match.Variant.DOMINICAN
             and target < matchdoc.MIN_DOMINICAN_TARGET
@@ -295,13 +317,6 @@ class MatchForm(forms.Form):
                 % {"target": target},
             )
         data["start_totals"] = start
-        if not self.errors:
-            data["rules"] = rules.Rules.make(
-                variant,
-                target=data["target_value"],
-                **{option: data.get(option) or None for option in RULE_OPTIONS},
-            )
-        return data
 
 
 class HandForm(forms.Form):
