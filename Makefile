@@ -4,7 +4,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: messages screenshots run serve test test-fast lint format bench-rules bench-pages bench-load bench-match bench-files install clean
+.PHONY: messages screenshots run serve test test-fast lint format bench-rules bench-pages bench-load bench-match bench-files bench-offline install clean
 
 $(STAMP): pyproject.toml
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -86,6 +86,10 @@ bench-load: $(STAMP)
 # Seeds a user with 10,000 matches and one with 50,000 into a database of its own (kept for the
 # next run), then times the pages at both sizes against the home page, and compares the sizes.
 BENCH_DB ?= sqlite:///$(CURDIR)/bench_pages.sqlite3
+# The offline board's answer to a tap, Chromium's CPU throttled 4x (Playwright, Debian's Chromium).
+bench-offline: $(STAMP)
+	$(PY) -m pytest -q -s -p no:cacheprovider tests/browser/bench_offline.py
+
 bench-pages: $(STAMP)
 	DATABASE_URL=$(BENCH_DB) $(PY) manage.py migrate --noinput -v0
 	DATABASE_URL=$(BENCH_DB) $(PY) manage.py bench_pages --matches 10000 --matches 50000

@@ -24,7 +24,7 @@ from django.shortcuts import get_object_or_404
 from django.urls import reverse
 from django.utils.translation import gettext
 
-from scoring import rules
+from scoring import matchdoc, rules
 from scoring.models import (
     PROVISIONAL_BELOW,
     Circle,
@@ -192,6 +192,42 @@ class Board:
         if self.match.status != Match.Status.TIED:
             return None
         return max(side.total for side in self.sides)
+
+    @cached_property
+    def offline(self) -> dict[str, Any]:
+        """What the phone needs to score the match without signal (static/scoring/engine.js,
+        the same rules as scoring/rules.py): the rules with every option, who sits where, and
+        every stored hand's tallies in the match format's words (docs/MATCH_FORMAT.md)."""
+        match = self.match
+        match_rules = match.rules
+        tallies = (
+            Tally.objects.filter(hand__match=match)
+            .select_related("side", "hand")
+            .order_by("hand__number", "side__position")
+        )
+        hands: dict[int, list[dict[str, Any]]] = {}
+        for tally in tallies:
+            hands.setdefault(tally.hand.number, []).append(
+                matchdoc.tally_json(tally.as_rules_tally(), match_rules.variant)
+            )
+        return {
+            "rules": {
+                "variant": str(match_rules.variant),
+                "target": match_rules.target,
+                "sweeps": str(match_rules.sweeps),
+                "several_reach": str(match_rules.several_reach),
+                "scoring": str(match_rules.scoring),
+                "twenty_needs": str(match_rules.twenty_needs),
+                "ties": str(match_rules.ties),
+                "sweep_freeze": str(match_rules.sweep_freeze),
+            },
+            "sides": self.side_names,
+            "seats": self.seat_names,
+            "start_totals": [side.start_total for side in self.sides],
+            "first_dealer": match.first_dealer_seat,
+            "status": match.status,
+            "hands": [hands[number] for number in sorted(hands)],
+        }
 
     @property
     def cache_key(self) -> str:

@@ -158,3 +158,68 @@ def test_the_board_names_the_account_it_is_for(user_client, casino_match, client
     assert re.search(rf'<body [^>]*data-account="{user.pk}"', page)
     user_client.logout()
     assert "data-account" not in client.get(reverse("login")).content.decode()
+
+
+# --- what the phone scores with, offline ------------------------------------------------------
+
+
+def _script(body: str, name: str) -> dict:
+    found = re.search(rf'<script id="{name}" type="application/json">(.*?)</script>', body, re.S)
+    assert found, f"no {name} on the board"
+    return json.loads(found.group(1))
+
+
+def test_the_board_carries_the_whole_match_for_the_phone_to_score(user_client, user):
+    from scoring import matchdoc
+
+    ana, ben = (services.player_create(circle=user.personal_circle, name=n) for n in "AB")
+    rules = Rules.make("finnish", target=40, ties="none", sweep_freeze="off")
+    match = services.match_start(
+        circle=user.personal_circle, rules=rules, sides=[[ana], [ben]], start_totals=[2, 0]
+    )
+    services.hand_record(match=match, number=1, tallies=FIRST_11)
+    services.hand_record(match=match, number=2, tallies=FIRST_11)
+    data = _script(
+        user_client.get(match.get_absolute_url()).content.decode(), "board-offline-match"
+    )
+    assert data["rules"] == {
+        "variant": "finnish",
+        "target": 40,
+        "sweeps": str(rules.sweeps),
+        "several_reach": str(rules.several_reach),
+        "scoring": str(rules.scoring),
+        "twenty_needs": str(rules.twenty_needs),
+        "ties": "none",
+        "sweep_freeze": "off",
+    }
+    assert data["sides"] == ["A", "B"] and data["seats"] == ["A", "B"]
+    assert data["start_totals"] == [2, 0] and data["first_dealer"] == 0
+    assert data["hands"] == [[matchdoc.tally_json(t, "finnish") for t in FIRST_11]] * 2
+
+
+def test_the_words_for_the_offline_board_are_the_readers_language(user_client, casino_match):
+    from django.utils import translation
+
+    body = user_client.get(casino_match.get_absolute_url(), headers={"accept-language": "es"})
+    words = _script(body.content.decode(), "board-offline-words")
+    with translation.override("es"):
+        assert words["wins"] == translation.gettext("%(name)s wins!") != "%(name)s wins!"
+        assert words["deals"]["3"].startswith("3 ")
+
+
+def test_a_changed_board_sends_the_phone_the_new_match_too(user_client, casino_match):
+    casino_match.refresh_from_db()
+    since = casino_match.version
+    services.hand_record(match=casino_match, number=1, tallies=FIRST_11)
+    url = f"{casino_match.get_absolute_url()}?since={since}"
+    body = user_client.get(url, headers={"HX-Request": "true"}).content.decode()
+    assert 'id="board-offline" hidden hx-swap-oob="true"' in body
+    assert len(_script(body, "board-offline-match")["hands"]) == 1
+
+
+def test_the_worker_keeps_the_engine_but_pages_do_not_load_it(client, user_client, casino_match):
+    worker = client.get("/sw.js").content.decode()
+    assert "/static/scoring/engine.js" in worker
+    board = user_client.get(casino_match.get_absolute_url()).content.decode()
+    assert 'data-engine="/static/scoring/engine.js"' in board
+    assert '<script src="/static/scoring/engine.js"' not in board  # fetched only when needed

@@ -7,7 +7,7 @@ from django.utils import formats
 from django.utils.html import format_html
 from django.utils.safestring import SafeString
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
+from django.utils.translation import gettext_lazy, ngettext
 
 from scoring import charts, once, rules
 
@@ -22,6 +22,10 @@ CATEGORY_TAKEN = {
 }
 # A special card's symbol by its Tally field or ace letter: "big_casino" → "10♦", "S" → "A♠".
 CARD_SYMBOLS = {card.category: card.symbol for card in rules.CARDS.values()}
+
+
+# How far short of the target an endgame condition applies (the rest: 1 point).
+CONDITION_SHORT = {"cards": 3, "big_casino": 2}
 
 
 @register.simple_tag
@@ -46,7 +50,7 @@ def outcome_text(kind: str, category: str, name: str, total: int, target: int) -
         return _("%(name)s took %(what)s at %(before)d and wins automatically.") % {
             "name": name,
             "what": CATEGORY_TAKEN[category],
-            "before": target - {"cards": 3, "big_casino": 2}.get(category, 1),
+            "before": target - CONDITION_SHORT.get(category, 1),
         }
     if kind == "count-out":
         return _("Counting out, %(name)s reached %(target)d first (with %(what)s).") % {
@@ -106,3 +110,49 @@ def suits(aces: str) -> str:
 def card_symbol(category: str) -> str:
     """The symbol of the special card a Tally field names: "big_casino" → "10♦"."""
     return CARD_SYMBOLS[category]
+
+
+@register.simple_tag
+def offline_phrases() -> dict[str, Any]:
+    """The board's words, in the reader's language, for the phone to fill in when it scores
+    without signal (outbox.js): the same texts the server's templates say, with %(name)s
+    placeholders, so an offline board reads like an online one."""
+    return {
+        "winner": _("winner"),
+        "leads": _("leads"),
+        "condition": _("At %(total)d: wins only by taking %(what)s."),
+        "taken": {key: str(value) for key, value in CATEGORY_TAKEN.items()},
+        "outcome": {
+            "condition": _("%(name)s took %(what)s at %(before)d and wins automatically."),
+            "count-out": _("Counting out, %(name)s reached %(target)d first (with %(what)s)."),
+            "highest": _("Several sides reached %(target)d; %(name)s has the highest total."),
+            "reached": _("%(name)s reached %(target)d, with %(total)d."),
+        },
+        # An endgame condition is met this many points short of the target (outcome_text).
+        "condition_short": {**CONDITION_SHORT, "": 1},
+        "wins": _("%(name)s wins!"),
+        "final": _("Final score:"),
+        "tied": _(
+            "Tied at %(total)s: play another hand. The first hand after which one side alone "
+            "is highest decides."
+        ),
+        "hand": _("Hand %(number)s"),
+        "deals_label": _("Deals:"),
+        "leads_label": _("Leads:"),
+        "deals": {
+            count: ngettext(
+                "%(deals)s deal of 4 cards each", "%(deals)s deals of 4 cards each", count
+            )
+            % {"deals": count}
+            for count in sorted(set(rules.DEALS_PER_HAND.values()))
+        },
+        "clockwise": _("clockwise"),
+        "counter_clockwise": _("counter-clockwise"),
+        "last": _("The dealer calls “last” on deal %(deal)s."),
+        "pot_cards": _("Most cards is worth %(points)s this hand (a tie carried over)."),
+        "pot_spades": _("Most spades is worth %(points)s this hand (a tie carried over)."),
+        "offline": _(
+            "Scored on this phone, without signal: the server scores the waiting hands again "
+            "when they are sent. Ratings, statistics and the shared link update when online."
+        ),
+    }

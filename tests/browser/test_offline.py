@@ -42,9 +42,9 @@ def _until(page: Any, script: str, timeout: float = 5.0) -> None:
 
 def _controlled(page: Any) -> None:
     """Wait until the service worker runs the page, then load it again so it keeps a copy."""
-    _until(page, CONTROLLED)
+    _until(page, CONTROLLED, timeout=15)
     page.reload()
-    _until(page, CONTROLLED)
+    _until(page, CONTROLLED, timeout=15)
 
 
 def _offline_hand(page: Any, cards: int, spades: int, specials: tuple[str, ...] = ()) -> None:
@@ -78,7 +78,7 @@ def _installable(page: Any, live_server: Any) -> None:
     worker = page.request.get(f"{live_server.url}/sw.js")
     assert worker.headers["cache-control"] == "no-cache"
     assert worker.headers["service-worker-allowed"] == "/"
-    _until(page, CONTROLLED)
+    _until(page, CONTROLLED, timeout=15)
     session = page.context.new_cdp_session(page)
     errors = session.send("Page.getInstallabilityErrors")["installabilityErrors"]
     assert errors == []

@@ -9,13 +9,14 @@
 // each scoreboard, so a reload without signal shows the board. A hand saved without signal waits
 // in an outbox (IndexedDB) with an id of its own, and is sent, in order, when the network is back:
 // the server records each once (the id makes a resend harmless) and says when another phone took
-// its number meanwhile. Points are the server's to score: a waiting hand shows only the checks
-// that need no server. Each waiting hand belongs to the account that typed it and is sent only in
+// its number meanwhile. The phone scores the waiting hands with engine.js (the server's rules, in
+// JavaScript, fetched by the worker once per release, loaded only when hands wait): the totals,
+// the next dealer, the winner; the server scores them again when they arrive. Each waiting hand belongs to the account that typed it and is sent only in
 // that account's session; the pages kept belong to an account too. Every answer but "saved" ends
 // in a state the board shows with a way out (try again, discard).
 //
 // In this file, in order: the pages kept per account and the worker; the outbox's store; what the
-// board shows (the list, the header's badge, the turn); queueing a hand saved without signal;
+// board shows (the list, the header's badge, the turn); scoring the waiting hands; queueing a hand saved without signal;
 // sending, with retries for a server that is down; the question at logout with hands waiting.
 (function () {
   "use strict";
@@ -148,6 +149,7 @@
         if (number && entry.number >= Number(number.value)) number.value = String(entry.number + 1);
       });
       showTurn(box, number, ahead.length > 0);
+      return scoreWaiting(box, ahead, number);
     });
   }
 
@@ -162,6 +164,257 @@
     turn.querySelectorAll("[data-turn-known]").forEach(function (part) { part.hidden = ahead; });
     var pending = turn.querySelector("[data-turn-pending]");
     if (pending) pending.hidden = !ahead;
+  }
+
+  // --- scoring the waiting hands on the phone --------------------------------------------------
+  // The board's match as the server has it (#board-offline-match: the rules, the seats, every
+  // stored hand) and its words (#board-offline-words), scored with the waiting hands by engine.js:
+  // each waiting hand's points, the totals, the next dealer and leader, the winner, as the
+  // server's board would show them. What needs the server (ratings, statistics, the shared link)
+  // is said to update when online.
+  var engine = null;
+  function loadEngine(url) {
+    if (window.casinoEngine) return Promise.resolve(window.casinoEngine);
+    if (!engine) {
+      engine = new Promise(function (resolve, reject) {
+        var script = document.createElement("script");
+        script.src = url;
+        script.onload = function () { resolve(window.casinoEngine); };
+        script.onerror = function () { engine = null; reject(new Error("engine.js")); };
+        document.head.appendChild(script);
+      });
+    }
+    return engine;
+  }
+  // The menu says when the phone can score without signal: the worker keeps the engine.
+  function engineKept() {
+    var ready = document.querySelector("[data-offline-ready]");
+    var url = document.body.dataset.engine;
+    if (!ready || !url || !("caches" in window)) return;
+    caches.match(url).then(function (kept) { ready.hidden = !kept; }).catch(function () { /* not kept */ });
+  }
+  engineKept();
+  if ("serviceWorker" in navigator) navigator.serviceWorker.ready.then(engineKept);
+
+  function readJson(id) {
+    var element = document.getElementById(id);
+    return element ? JSON.parse(element.textContent) : null;
+  }
+
+  // A waiting hand's form fields as the hand form reads them (HandForm.clean): the last side's
+  // cards and spades are what the deck leaves, and it takes the special cards given to no one.
+  function talliesOf(E, fields, sides, variant) {
+    var values = {};
+    fields.forEach(function (pair) { values[pair[0]] = pair[1]; });
+    function number(name) { var raw = values[name]; return raw === undefined || raw === "" ? null : parseInt(raw, 10); }
+    var last = sides - 1;
+    var cards = [], spades = [];
+    for (var side = 0; side < sides; side += 1) { cards.push(number("cards_" + side)); spades.push(number("spades_" + side)); }
+    function derive(counts, whole) {
+      if (counts[last] !== null) return;
+      counts[last] = whole - counts.slice(0, last).reduce(function (sum, value) { return sum + (value || 0); }, 0);
+    }
+    derive(cards, E.PACK);
+    derive(spades, E.SPADES);
+    var holder = {};
+    Object.keys(E.CARDS).forEach(function (code) {
+      var chosen = values["card_" + code];
+      holder[code] = chosen === undefined || chosen === "" ? last : parseInt(chosen, 10);
+    });
+    var tallies = [];
+    for (side = 0; side < sides; side += 1) {
+      tallies.push(E.Tally.make({
+        cards: cards[side], spades: spades[side],
+        big_casino: holder[E.BIG_CASINO.code] === side,
+        little_casino: holder[E.LITTLE_CASINO.code] === side,
+        aces: E.ACES.filter(function (ace) { return holder[ace.code] === side; }).map(function (ace) { return ace.suit; }).join(""),
+        sweeps: number("sweeps_" + side) || 0,
+        last_capture: values.last_capture !== undefined && values.last_capture !== "" && parseInt(values.last_capture, 10) === side,
+        jack_of_spades: variant === E.Variant.SPADE && holder[E.JACK_OF_SPADES.code] === side,
+      }));
+    }
+    return tallies;
+  }
+
+  function words(text, values) {
+    return text.replace(/%\((\w+)\)[sd]/g, function (_, name) { return values[name] === undefined ? "" : values[name]; });
+  }
+  function element(tag, className, text) {
+    var made = document.createElement(tag);
+    if (className) made.className = className;
+    if (text !== undefined) made.textContent = text;
+    return made;
+  }
+
+  // The board as the server rendered it, put back when no hand waits any more.
+  var served = {};
+  // A waiting hand reached the server since: the board it sends back replaces the phone's, so
+  // the older one is not put back meanwhile.
+  var sentSinceServed = false;
+  function keepServed(id) {
+    var part = document.getElementById(id);
+    if (part && !(id in served)) served[id] = part.innerHTML;
+    return part;
+  }
+  function restoreServed(box, number) {
+    if (sentSinceServed && Object.keys(served).length) {
+      var note = document.querySelector("[data-offline-scored]");
+      if (note) note.hidden = true;
+      refreshBoard();
+      return;
+    }
+    Object.keys(served).forEach(function (id) {
+      var part = document.getElementById(id);
+      if (part) { part.innerHTML = served[id]; part.hidden = false; }
+    });
+    served = {};
+    showTurn(box, number, false);
+    var note = document.querySelector("[data-offline-scored]");
+    if (note) note.hidden = true;
+  }
+
+  // What the server swaps in (a saved hand's answer, another phone's) is the board as it is now.
+  var BOARD_ANSWERS = ["board", "board-poll", "entry", "board-status", "turn"];
+  document.body.addEventListener("htmx:afterSettle", function (event) {
+    var target = event.detail && event.detail.elt;
+    if (!target || BOARD_ANSWERS.indexOf(target.id) === -1) return;
+    served = {};
+    sentSinceServed = false;
+  });
+
+  function scoreWaiting(box, ahead, number) {
+    var match = readJson("board-offline-match");
+    var said = readJson("board-offline-words");
+    var data = document.getElementById("board-offline");
+    if (!match || !said || !data) return null;
+    if (!ahead.length) { restoreServed(box, number); return null; }
+    return loadEngine(document.body.dataset.engine).then(function (E) {
+      var rules = E.Rules.make(match.rules.variant, {
+        target: match.rules.target, sweeps: match.rules.sweeps, several_reach: match.rules.several_reach,
+        scoring: match.rules.scoring, twenty_needs: match.rules.twenty_needs, ties: match.rules.ties,
+        sweep_freeze: match.rules.sweep_freeze,
+      });
+      var sides = match.sides.length;
+      var hands = match.hands.map(function (tallies) { return tallies.map(function (tally) { return E.Tally.make(tally); }); });
+      // The waiting hands that follow the stored ones without a gap, in order; each must add up.
+      var queued = ahead.slice().sort(function (a, b) { return a.number - b.number; });
+      var scored = [];
+      for (var index = 0; index < queued.length; index += 1) {
+        var entry = queued[index];
+        if (entry.number !== hands.length + 1) break;
+        var tallies = talliesOf(E, entry.fields, sides, rules.variant);
+        if (E.validate(tallies, sides, rules.variant).length) break;
+        try { E.scoreMatch(rules, hands.concat([tallies]), match.start_totals); } catch (error) { break; }  // after the win
+        hands.push(tallies);
+        scored.push(entry);
+      }
+      if (!scored.length) { restoreServed(box, number); return; }
+      var score = E.scoreMatch(rules, hands, match.start_totals);
+      var stored = match.hands.length;
+      scored.forEach(function (entry, offset) {
+        var hand = score.hands[stored + offset];
+        var span = box.querySelector('[data-points-of="' + entry.id + '"]');
+        if (span) {
+          span.textContent = match.sides.map(function (name, side) { return name + " " + hand.points[side]; }).join(" · ");
+          span.className = "outbox-points";
+        }
+      });
+      showTotals(E, rules, match, said, score);
+      // Won on the phone: no hand after the deciding one (the server's board has no form then).
+      var entry = keepServed("entry");
+      if (entry) entry.hidden = score.status === E.Status.WON;
+      showNextTurn(E, rules, match, said, score, hands.length);
+      var note = document.querySelector("[data-offline-scored]");
+      if (note) { note.textContent = said.offline; note.hidden = false; }
+    }).catch(function () { /* no engine yet (not kept before the signal went): the points wait for the server */ });
+  }
+
+  // The totals, who leads or has won, each side's endgame condition; the result when the match
+  // is over (_board_status.html, in the same words).
+  function showTotals(E, rules, match, said, score) {
+    var status = keepServed("board-status");
+    if (!status) return;
+    status.textContent = "";
+    var totals = element("section", "totals sides-" + match.sides.length);
+    totals.setAttribute("aria-label", status.dataset.label || "");
+    totals.setAttribute("aria-live", "polite");
+    var top = Math.max.apply(null, score.totals);
+    var leader = score.status === E.Status.PLAYING && score.totals.filter(function (total) { return total === top; }).length === 1
+      ? score.totals.indexOf(top) : null;
+    match.sides.forEach(function (name, side) {
+      var won = score.status === E.Status.WON && score.winner === side;
+      var card = element("div", "total-card side-" + side + (won ? " winner" : side === leader ? " leader" : ""));
+      card.appendChild(element("span", "side-name", name));
+      if (won) card.appendChild(element("span", "badge", "★ " + said.winner));
+      else if (side === leader) card.appendChild(element("span", "badge", "▲ " + said.leads));
+      var total = element("span", "side-total", String(score.totals[side]));
+      total.setAttribute("data-total", String(side));
+      card.appendChild(total);
+      var condition = score.conditions ? score.conditions[side] : null;
+      if (condition) card.appendChild(element("span", "condition", words(said.condition, { total: score.totals[side], what: said.taken[condition] })));
+      totals.appendChild(card);
+    });
+    status.appendChild(totals);
+    if (score.status === E.Status.WON) {
+      var winner = match.sides[score.winner];
+      var outcome = score.outcome;
+      var kind = outcome.kind in said.outcome ? outcome.kind : "reached";
+      var result = element("section", "result");
+      result.setAttribute("role", "status");
+      result.appendChild(element("h2", "", words(said.wins, { name: winner })));
+      var why = words(said.outcome[kind], {
+        name: winner, what: said.taken[outcome.category] || "", target: rules.target, total: score.totals[score.winner],
+        before: rules.target - (said.condition_short[outcome.category] || said.condition_short[""]),
+      });
+      var final = match.sides.map(function (name, side) { return name + " " + score.totals[side]; }).join(" – ");
+      result.appendChild(element("p", "", why + " " + said.final + " " + final));
+      status.appendChild(result);
+    } else if (score.status === E.Status.TIED) {
+      var tied = element("p", "tied", words(said.tied, { total: top }));
+      tied.setAttribute("role", "status");
+      status.appendChild(tied);
+    }
+  }
+
+  // The next hand: its number, who deals and leads, the deals, Finnish pots (the turn section).
+  function showNextTurn(E, rules, match, said, score, played) {
+    var turn = keepServed("turn");
+    if (!turn) return;
+    if (score.status === E.Status.WON) { turn.hidden = true; return; }
+    turn.hidden = false;
+    var next = E.tableTurn(rules, { players: match.seats.length, first_dealer: match.first_dealer, hand_index: played });
+    turn.textContent = "";
+    var line = element("p");
+    var title = element("strong", "turn-hand", words(said.hand, { number: next.hand_number }));
+    title.id = "turn-title";
+    // The server's title, as showTurn keeps it, for when no hand waits any more.
+    var scratch = document.createElement("div");
+    scratch.innerHTML = served.turn || "";
+    var servedTitle = scratch.querySelector(".turn-hand");
+    if (servedTitle && servedTitle.dataset.told) title.dataset.told = servedTitle.dataset.told;
+    line.appendChild(title);
+    line.appendChild(document.createTextNode(" · "));
+    line.appendChild(element("span", "role", said.deals_label));
+    line.appendChild(document.createTextNode(" "));
+    line.appendChild(element("strong", "", match.seats[next.dealer_seat]));
+    line.appendChild(document.createTextNode(" · "));
+    line.appendChild(element("span", "role", said.leads_label));
+    line.appendChild(document.createTextNode(" "));
+    line.appendChild(element("strong", "", match.seats[next.leader_seat]));
+    turn.appendChild(line);
+    turn.appendChild(element("p", "small", said.deals[String(next.deals)] + " (" +
+      (next.clockwise ? said.clockwise : said.counter_clockwise) + "). " + words(said.last, { deal: next.deals })));
+    if (rules.variant === E.Variant.FINNISH) {
+      var cards = score.pots[0] + E.FINNISH_CARDS, spades = score.pots[1] + E.FINNISH_SPADES;
+      var parts = [];
+      if (cards > E.FINNISH_CARDS) parts.push(words(said.pot_cards, { points: cards }));
+      if (spades > E.FINNISH_SPADES) parts.push(words(said.pot_spades, { points: spades }));
+      if (parts.length) {
+        var pots = element("p", "pots", "⊕ " + parts.join(" "));
+        pots.setAttribute("role", "note");
+        turn.appendChild(pots);
+      }
+    }
   }
 
   function button(text, className, onClick) {
@@ -200,6 +453,7 @@
     });
     var pending = document.createElement("span");
     pending.textContent = box.dataset.pending;
+    pending.setAttribute("data-points-of", entry.id);
     facts.appendChild(pending);
     item.appendChild(facts);
     if (entry.errors && entry.errors.length && entry.state !== "failed") {
@@ -332,7 +586,10 @@
           entry.state = "auth";  // logged out, or the phone's session is another account's now
           return keep(entry).then(function () { return "stop"; });
         }
-        if (response.ok && state === "saved") return forget(entry.id).then(function () { return "sent"; });
+        if (response.ok && state === "saved") {
+          sentSinceServed = true;
+          return forget(entry.id).then(function () { return "sent"; });
+        }
         if ((response.status === 409 && state === "conflict") || (response.status === 400 && state === "invalid")) {
           entry.state = state;
           entry.next = answer.next || null;

@@ -1,0 +1,124 @@
+"""Scoring without signal: the board keeps scoring on the phone (engine.js, the server's rules in
+JavaScript) with the network off from the first hand, through a reload, to the winner; when the
+signal returns the server stores the same hands, totals and winner the phone showed."""
+
+from typing import Any
+
+import pytest
+from conftest import PHONE
+from playwright.sync_api import expect
+from test_offline import _controlled, _until
+
+from scoring.models import Match
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+ENGINE_KEPT = "() => caches.match(document.body.dataset.engine).then((kept) => !!kept)"
+
+
+def _shown(page: Any) -> dict[str, Any]:
+    """What the board says: each side's total, the next hand and dealer, the result."""
+    totals = page.locator("[data-total]").all_text_contents()
+    turn = page.locator("#turn")
+    result = page.locator("#board-status .result h2")
+    return {
+        "totals": [int(total) for total in totals],
+        "turn": turn.inner_text() if turn.count() and turn.is_visible() else None,
+        "winner": result.inner_text() if result.count() else None,
+    }
+
+
+def _hand(page: Any, cards: int, spades: int, specials: tuple[str, ...] = ()) -> None:
+    count = page.locator("[data-outbox-list] > li").count()
+    page.fill("#id_cards_0", str(cards))
+    page.fill("#id_spades_0", str(spades))
+    for card in specials:
+        page.click(f"label[for=id_card_{card}_0]")
+    page.click("button.save")
+    expect(page.locator("[data-outbox-list] > li")).to_have_count(count + 1)
+    expect(page.locator("[data-offline-scored]")).to_be_visible()
+
+
+def _offline_from_the_first_hand(page: Any, log_in: Any, start_match: Any, **setup: Any) -> str:
+    log_in(page)
+    url = start_match(page, ["Ana", "Ben"], **setup)
+    _controlled(page)
+    _until(page, ENGINE_KEPT, timeout=10)
+    page.click("details.menu > summary")
+    expect(page.locator("[data-offline-ready]")).to_be_visible()
+    page.click("details.menu > summary")
+    page.context.set_offline(True)
+    page.reload()  # from the phone's copy
+    return url
+
+
+def test_a_casino_match_is_scored_offline_to_the_winner_and_the_server_agrees(
+    page: Any, log_in: Any, start_match: Any, screenshot: Any
+) -> None:
+    _offline_from_the_first_hand(page, log_in, start_match)
+    seen = []
+    # Ana: 7, 8 and 11 points; Ben: 4, 3 and 0 (to 21: Ana wins after the third hand).
+    _hand(page, 30, 9, ("10D", "AS"))
+    seen.append(_shown(page))
+    assert seen[-1]["totals"] == [7, 4]
+    assert "Hand 2" in seen[-1]["turn"] and "Deals: Ben" in seen[-1]["turn"]
+    expect(page.locator("[data-outbox-list] > li").first).to_contain_text("Ana 7 · Ben 4")
+    _hand(page, 27, 7, ("10D", "AS", "AH"))
+    seen.append(_shown(page))
+    page.reload()  # still without signal: scored again from what the phone keeps
+    expect(page.locator("[data-offline-scored]")).to_be_visible()
+    assert _shown(page) == seen[-1]
+    _hand(page, 30, 9, ("10D", "2S", "AS", "AC", "AH", "AD"))
+    seen.append(_shown(page))
+    assert seen[-1]["winner"] == "Ana wins!"
+    assert seen[-1]["turn"] is None
+    expect(page.locator("#entry")).to_be_hidden()  # no hand after the deciding one
+    page.evaluate("window.scrollTo(0, 0)")
+    screenshot(page, "offline-scored.png", full_page=False)
+
+    page.context.set_offline(False)
+    page.evaluate("window.dispatchEvent(new Event('online'))")
+    expect(page.locator("[data-outbox-list] > li")).to_have_count(0)
+    expect(page.locator("[data-offline-scored]")).to_be_hidden()
+    match = Match.objects.get()
+    hands = list(match.hands.order_by("number").prefetch_related("tallies__side"))
+    stored = [
+        [t.total_after for t in sorted(hand.tallies.all(), key=lambda t: t.side.position)]
+        for hand in hands
+    ]
+    assert stored == [shown["totals"] for shown in seen]
+    assert match.status == Match.Status.WON and match.winner_position == 0
+    expect(page.locator("#board-status .result h2")).to_have_text(seen[-1]["winner"])
+    expect(page.locator("[data-total]")).to_have_text([str(total) for total in seen[-1]["totals"]])
+
+
+def test_a_finnish_match_offline_carries_its_pots_as_the_server_does(
+    page: Any, log_in: Any, start_match: Any
+) -> None:
+    _offline_from_the_first_hand(page, log_in, start_match, variant="finnish", target="usual")
+    seen = []
+    # 26 cards each: the most-cards point goes into the pot; the next hand's most cards is worth 2.
+    _hand(page, 26, 7, ("10D",))
+    seen.append(_shown(page))
+    expect(page.locator("#turn .pots")).to_contain_text("Most cards is worth 2 this hand")
+    _hand(page, 30, 6, ("2S", "AS"))
+    seen.append(_shown(page))
+    expect(page.locator("#turn .pots")).to_have_count(0)
+    page.reload()
+    expect(page.locator("[data-offline-scored]")).to_be_visible()
+    assert _shown(page) == seen[-1]
+    _hand(page, 40, 10, ("10D", "2S", "AS", "AC", "AH", "AD"))
+    seen.append(_shown(page))
+
+    page.context.set_offline(False)
+    page.evaluate("window.dispatchEvent(new Event('online'))")
+    expect(page.locator("[data-outbox-list] > li")).to_have_count(0)
+    match = Match.objects.get()
+    stored = [
+        [t.total_after for t in sorted(hand.tallies.all(), key=lambda t: t.side.position)]
+        for hand in match.hands.order_by("number").prefetch_related("tallies__side")
+    ]
+    assert stored == [shown["totals"] for shown in seen]
+    expect(page.locator("[data-total]")).to_have_text([str(total) for total in seen[-1]["totals"]])
+    assert (match.status == Match.Status.WON) == (seen[-1]["winner"] is not None)
+    assert PHONE["viewport"]["width"] <= 412
