@@ -122,3 +122,35 @@ def test_a_finnish_match_offline_carries_its_pots_as_the_server_does(
     expect(page.locator("[data-total]")).to_have_text([str(total) for total in seen[-1]["totals"]])
     assert (match.status == Match.Status.WON) == (seen[-1]["winner"] is not None)
     assert PHONE["viewport"]["width"] <= 412
+
+
+def test_the_last_waiting_hand_can_be_fixed_or_discarded_offline(
+    page: Any, log_in: Any, start_match: Any
+) -> None:
+    _offline_from_the_first_hand(page, log_in, start_match)
+    _hand(page, 30, 9, ("10D", "AS"))  # Ana 7, Ben 4
+    _hand(page, 27, 7, ("10D", "AS", "AH"))  # Ana 8, Ben 3
+    waiting = page.locator("[data-outbox-list] > li")
+    expect(waiting.first.get_by_role("button")).to_have_count(0)  # only the last is taken back
+    waiting.last.get_by_role("button", name="Undo").click()
+    expect(waiting).to_have_count(1)
+    expect(page.locator("#id_cards_0")).to_have_value("27")
+    expect(page.locator("#id_number")).to_have_value("2")
+    expect(page.locator("[data-total]")).to_have_text(["7", "4"])
+    page.fill("#id_cards_0", "22")  # fixed: Ana 5 (10♦, two aces, 7 spades of 13), Ben 6
+    page.click("button.save")
+    expect(waiting).to_have_count(2)
+    expect(waiting.last).to_contain_text("Ana 5 · Ben 6")
+    expect(page.locator("[data-total]")).to_have_text(["12", "10"])
+    _hand(page, 30, 9, ())
+    waiting.last.get_by_role("button", name="Discard it").click()
+    expect(waiting).to_have_count(2)
+    expect(page.locator("[data-total]")).to_have_text(["12", "10"])
+
+    page.context.set_offline(False)
+    page.evaluate("window.dispatchEvent(new Event('online'))")
+    expect(waiting).to_have_count(0)
+    expect(page.locator("[data-total]")).to_have_text(["12", "10"])
+    match = Match.objects.get()
+    assert [side.total for side in match.sides.order_by("position")] == [12, 10]
+    assert match.hands.count() == 2

@@ -99,6 +99,8 @@ def test_hands_typed_by_one_account_are_never_sent_in_another_accounts_session(
     _log_in_again(page, live_server, "ana")
     expect(page.locator("[data-net-badge]")).to_be_hidden()
     page.goto(url)
+    # Sent (the phone scores waiting hands too, so the totals alone do not say it).
+    expect(page.locator("[data-outbox-list] > li")).to_have_count(0)
     expect(page.locator("[data-total]")).to_have_text(["8", "14"])
     hands = Hand.objects.order_by("number")
     assert [(hand.number, hand.entered_by) for hand in hands] == [(1, ana), (2, ana)]

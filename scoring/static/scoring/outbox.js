@@ -137,7 +137,8 @@
       var others = entries.filter(function (entry) { return !mine(entry); });
       var list = box.querySelector("[data-outbox-list]");
       list.textContent = "";
-      here.forEach(function (entry) { list.appendChild(row(box, entry)); });
+      var lastNumber = Math.max.apply(null, here.filter(function (entry) { return entry.state === "waiting"; }).map(function (entry) { return entry.number; }).concat([0]));
+      here.forEach(function (entry) { entry.last = entry.state === "waiting" && entry.number === lastNumber; list.appendChild(row(box, entry)); });
       box.querySelector("[data-outbox-others]").hidden = others.length === 0;
       box.hidden = here.length === 0 && others.length === 0;
       var auth = box.querySelector("[data-outbox-auth]");
@@ -417,6 +418,27 @@
     }
   }
 
+  // Undo of a waiting hand: out of the outbox, its counts back in the form under its number.
+  function takeBack(entry) {
+    var form = handForm();
+    if (!form) return;
+    forget(entry.id).then(function () {
+      form.reset();
+      entry.fields.forEach(function (pair) {
+        form.querySelectorAll('[name="' + pair[0] + '"]').forEach(function (field) {
+          if (field.type === "radio" || field.type === "checkbox") field.checked = field.value === pair[1];
+          else field.value = pair[1];
+        });
+      });
+      form.querySelector("[name=number]").value = String(entry.number);
+      form.dispatchEvent(new Event("input", { bubbles: true }));
+      return render();
+    }).then(function () {
+      var first = form.querySelector("[autofocus]");
+      if (first) first.focus();
+    });
+  }
+
   function button(text, className, onClick) {
     var element = document.createElement("button");
     element.type = "button";
@@ -462,7 +484,19 @@
       entry.errors.forEach(function (text) { var li = document.createElement("li"); li.textContent = text; errors.appendChild(li); });
       item.appendChild(errors);
     }
-    if (entry.state === "waiting") return item;
+    if (entry.state === "waiting") {
+      // The last hand waiting can be taken back, as Undo takes back the last saved one: its counts
+      // go back into the form to fix and save again, or it is discarded (an earlier one would
+      // leave a gap in the numbers).
+      if (entry.last) {
+        var undo = document.createElement("div");
+        undo.className = "actions";
+        undo.appendChild(button(box.dataset.undo, "", function () { takeBack(entry); }));
+        undo.appendChild(button(box.dataset.discard, "danger", function () { forget(entry.id).then(render); }));
+        item.appendChild(undo);
+      }
+      return item;
+    }
     // Every hand the server did not take has a way out: try again (or keep it under the next
     // number), or discard it.
     var actions = document.createElement("div");
