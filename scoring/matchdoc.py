@@ -754,18 +754,30 @@ def _hand_result(hand: rules.HandScore, pots: bool) -> dict[str, Any]:
     return written
 
 
+def rules_json(match_rules: Rules, *, every_option: bool = False) -> dict[str, Any]:
+    """The rules as the format writes them: the options of every variant, then Dominican's and
+    Finnish Kasino's own for those games (`every_option`: all of them, for the phone's engine)."""
+    written: dict[str, Any] = {
+        "variant": str(match_rules.variant),
+        "target": match_rules.target,
+        "sweeps": str(match_rules.sweeps),
+        "several_reach": str(match_rules.several_reach),
+        "scoring": str(match_rules.scoring),
+    }
+    if every_option or match_rules.variant is rules.Variant.DOMINICAN:
+        written["twenty_needs"] = str(match_rules.twenty_needs)
+    if every_option or match_rules.variant is rules.Variant.FINNISH:
+        written["ties"] = str(match_rules.ties)
+        written["sweep_freeze"] = str(match_rules.sweep_freeze)
+    return written
+
+
 def match_json(doc: MatchDoc, score: rules.MatchScore | None = None) -> dict[str, Any]:
     """The whole document for a match, `result` included (from `score`, if it is at hand)."""
     match_rules = doc.rules
     document: dict[str, Any] = {
         "format": FORMAT,
-        "rules": {
-            "variant": str(match_rules.variant),
-            "target": match_rules.target,
-            "sweeps": str(match_rules.sweeps),
-            "several_reach": str(match_rules.several_reach),
-            "scoring": str(match_rules.scoring),
-        },
+        "rules": rules_json(match_rules),
         "sides": [{"players": list(players)} for players in doc.sides],
         "abandoned": doc.abandoned,
         "first_dealer": doc.first_dealer,
@@ -774,11 +786,6 @@ def match_json(doc: MatchDoc, score: rules.MatchScore | None = None) -> dict[str
             {"tallies": [tally_json(t, match_rules.variant) for t in hand]} for hand in doc.hands
         ],
     }
-    if match_rules.variant is rules.Variant.DOMINICAN:
-        document["rules"]["twenty_needs"] = str(match_rules.twenty_needs)
-    if match_rules.variant is rules.Variant.FINNISH:
-        document["rules"]["ties"] = str(match_rules.ties)
-        document["rules"]["sweep_freeze"] = str(match_rules.sweep_freeze)
     score = score if score is not None else score_doc(doc)
     document["result"] = result_json(score, match_rules.variant)
     return document

@@ -199,7 +199,7 @@ class Board:
         the same rules as scoring/rules.py): the rules with every option, who sits where, and
         every stored hand's tallies in the match format's words (docs/MATCH_FORMAT.md)."""
         match = self.match
-        match_rules = match.rules
+        variant = match.variant
         tallies = (
             Tally.objects.filter(hand__match=match)
             .select_related("side", "hand")
@@ -208,19 +208,10 @@ class Board:
         hands: dict[int, list[dict[str, Any]]] = {}
         for tally in tallies:
             hands.setdefault(tally.hand.number, []).append(
-                matchdoc.tally_json(tally.as_rules_tally(), match_rules.variant)
+                matchdoc.tally_json(tally.as_rules_tally(), variant)
             )
         return {
-            "rules": {
-                "variant": str(match_rules.variant),
-                "target": match_rules.target,
-                "sweeps": str(match_rules.sweeps),
-                "several_reach": str(match_rules.several_reach),
-                "scoring": str(match_rules.scoring),
-                "twenty_needs": str(match_rules.twenty_needs),
-                "ties": str(match_rules.ties),
-                "sweep_freeze": str(match_rules.sweep_freeze),
-            },
+            "rules": matchdoc.rules_json(match.rules, every_option=True),
             "sides": self.side_names,
             "seats": self.seat_names,
             "start_totals": [side.start_total for side in self.sides],
