@@ -753,7 +753,7 @@ def side_name(players: Sequence[str]) -> str:
     return PARTNERS.join(players)
 
 
-def table_problem(side_sizes: Sequence[int], scoring: Scoring | None = None) -> str | None:
+def table_problem(side_sizes: Sequence[int], scoring: Scoring | str | None = None) -> str | None:
     """What is wrong with a table whose sides have these numbers of players (a key of
     TABLE_PROBLEMS), or None for a table the game allows; `scoring` the match's scoring, when
     known. The one check behind the match form, the match format, the services and the bulk
@@ -763,7 +763,7 @@ def table_problem(side_sizes: Sequence[int], scoring: Scoring | None = None) -> 
         return "players"
     if (len(side_sizes), side_sizes[0]) not in TABLES:
         return "partners"
-    if scoring is Scoring.DIFFERENCE and len(side_sizes) != 2:
+    if scoring is not None and Scoring(scoring) is Scoring.DIFFERENCE and len(side_sizes) != 2:
         return "difference_sides"
     return None
 

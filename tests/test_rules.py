@@ -1245,3 +1245,34 @@ def test_bench_rules_command_prints_hands_per_second() -> None:
     assert len(rates) == 4
     assert all(int(rate.replace(",", "")) > 0 for rate in rates)
     assert "Goal 100,000 hands/s for 2-side hands" in out.getvalue()
+
+
+@pytest.mark.parametrize(
+    ("sizes", "scoring", "problem"),
+    [
+        ([1, 1], None, None),
+        ([1, 1, 1, 1], None, None),
+        ([2, 2], rules.Scoring.DIFFERENCE, None),
+        ([1], None, "players"),
+        ([1, 1, 1, 1, 1], None, "players"),
+        ([1, 2], None, "players"),
+        ([3, 3], None, "players"),
+        ([2, 2, 2], None, "partners"),
+        ([1, 1, 1], rules.Scoring.DIFFERENCE, "difference_sides"),
+        ([1, 1, 1], "difference", "difference_sides"),  # the value as a form or a file has it
+    ],
+)
+def test_table_problem_is_the_one_check_of_a_table(
+    sizes: list[int], scoring: rules.Scoring | str | None, problem: str | None
+) -> None:
+    assert rules.table_problem(sizes, scoring) == problem
+    if problem is not None:
+        assert problem in rules.TABLE_PROBLEMS
+
+
+def test_a_lineup_seats_partners_opposite_and_names_them() -> None:
+    lineup = rules.Lineup.of([["Ana", "Cleo"], ["Ben", "Dan"]])
+    assert lineup.seats() == [(0, 0, "Ana"), (1, 1, "Ben"), (2, 0, "Cleo"), (3, 1, "Dan")]
+    assert lineup.names() == ["Ana & Cleo", "Ben & Dan"]
+    assert rules.Lineup.from_seats(reversed(lineup.seats())) == lineup
+    assert lineup.seat_count == 4 and lineup.problem() is None
