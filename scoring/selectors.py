@@ -173,8 +173,13 @@ class Board:
     def pots(self) -> tuple[int, int]:
         """Finnish Kasino: the points the next hand's most cards and most spades are worth
         (the category's value plus its pot)."""
-        cards, spades = pots_before(self.match, self.match.hand_count + 1)
+        cards, spades = self._pots
         return cards + rules.FINNISH_CARDS, spades + rules.FINNISH_SPADES
+
+    @cached_property
+    def _pots(self) -> tuple[int, int]:
+        """Finnish Kasino: the points waiting in the pots for the next hand."""
+        return pots_before(self.match, self.match.hand_count + 1)
 
     @property
     def leader(self) -> int | None:
@@ -195,29 +200,20 @@ class Board:
 
     @cached_property
     def offline(self) -> dict[str, Any]:
-        """What the phone needs to score the match without signal (static/scoring/engine.js,
-        the same rules as scoring/rules.py): the rules with every option, who sits where, and
-        every stored hand's tallies in the match format's words (docs/MATCH_FORMAT.md)."""
+        """What the phone needs to score the next hands without signal (static/scoring/engine.js,
+        the same rules as scoring/rules.py): the rules with every option, who sits where, and the
+        state the next hand is scored from, which is all rules.score_match carries from one hand
+        to the next (the totals, a tie, Finnish pots). Its size does not grow with the match."""
         match = self.match
-        variant = match.variant
-        tallies = (
-            Tally.objects.filter(hand__match=match)
-            .select_related("side", "hand")
-            .order_by("hand__number", "side__position")
-        )
-        hands: dict[int, list[dict[str, Any]]] = {}
-        for tally in tallies:
-            hands.setdefault(tally.hand.number, []).append(
-                matchdoc.tally_json(tally.as_rules_tally(), variant)
-            )
         return {
             "rules": matchdoc.rules_json(match.rules, every_option=True),
             "sides": self.side_names,
             "seats": self.seat_names,
-            "start_totals": [side.start_total for side in self.sides],
             "first_dealer": match.first_dealer_seat,
-            "status": match.status,
-            "hands": [hands[number] for number in sorted(hands)],
+            "hand_count": match.hand_count,
+            "totals": [side.total for side in self.sides],
+            "tied": match.status == Match.Status.TIED,
+            "pots": list(self._pots),
         }
 
     @property

@@ -8,8 +8,9 @@ from unittest import mock
 from django.db import OperationalError
 from django.test import Client
 from django.urls import reverse
-from helpers import FIRST_11
+from helpers import FIRST_11, tally
 
+from scoring import rules as rules_module
 from scoring import services
 from scoring.circles import services as circles
 from scoring.circles.access import personal_circle
@@ -169,16 +170,18 @@ def _script(body: str, name: str) -> dict:
     return json.loads(found.group(1))
 
 
-def test_the_board_carries_the_whole_match_for_the_phone_to_score(user_client, user):
-    from scoring import matchdoc
-
+def test_the_board_carries_what_the_phone_scores_the_next_hands_from(user_client, user):
+    """The rules with every option, the seats, and the state after the last stored hand (the
+    totals, a tie, Finnish pots): what rules.score_match carries from one hand to the next."""
     ana, ben = (services.player_create(circle=user.personal_circle, name=n) for n in "AB")
-    rules = Rules.make("finnish", target=40, ties="none", sweep_freeze="off")
+    rules = Rules.make("finnish", target=40, sweep_freeze="off")
     match = services.match_start(
         circle=user.personal_circle, rules=rules, sides=[[ana], [ben]], start_totals=[2, 0]
     )
+    level = (tally(26, 7, big=True, aces="SC"), tally(26, 6, little=True, aces="HD"))
     services.hand_record(match=match, number=1, tallies=FIRST_11)
-    services.hand_record(match=match, number=2, tallies=FIRST_11)
+    services.hand_record(match=match, number=2, tallies=level)  # 26 cards each: a pot
+    score = rules_module.score_match(rules, [FIRST_11, level], [2, 0])
     data = _script(
         user_client.get(match.get_absolute_url()).content.decode(), "board-offline-match"
     )
@@ -189,12 +192,13 @@ def test_the_board_carries_the_whole_match_for_the_phone_to_score(user_client, u
         "several_reach": str(rules.several_reach),
         "scoring": str(rules.scoring),
         "twenty_needs": str(rules.twenty_needs),
-        "ties": "none",
+        "ties": "carry",
         "sweep_freeze": "off",
     }
     assert data["sides"] == ["A", "B"] and data["seats"] == ["A", "B"]
-    assert data["start_totals"] == [2, 0] and data["first_dealer"] == 0
-    assert data["hands"] == [[matchdoc.tally_json(t, "finnish") for t in FIRST_11]] * 2
+    assert data["first_dealer"] == 0 and data["hand_count"] == 2
+    assert data["totals"] == list(score.totals) and data["tied"] is False
+    assert data["pots"] == list(score.pots) != [0, 0]
 
 
 def test_the_words_for_the_offline_board_are_the_readers_language(user_client, casino_match):
@@ -214,7 +218,7 @@ def test_a_changed_board_sends_the_phone_the_new_match_too(user_client, casino_m
     url = f"{casino_match.get_absolute_url()}?since={since}"
     body = user_client.get(url, headers={"HX-Request": "true"}).content.decode()
     assert 'id="board-offline" hidden hx-swap-oob="true"' in body
-    assert len(_script(body, "board-offline-match")["hands"]) == 1
+    assert _script(body, "board-offline-match")["hand_count"] == 1
 
 
 def test_the_worker_keeps_the_engine_but_pages_do_not_load_it(client, user_client, casino_match):

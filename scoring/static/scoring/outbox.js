@@ -168,8 +168,8 @@
   }
 
   // --- scoring the waiting hands on the phone --------------------------------------------------
-  // The board's match as the server has it (#board-offline-match: the rules, the seats, every
-  // stored hand) and its words (#board-offline-words), scored with the waiting hands by engine.js:
+  // The board's match as the server has it (#board-offline-match: the rules, the seats, the
+  // totals, tie and pots after the last stored hand) and its words (#board-offline-words), scored with the waiting hands by engine.js:
   // each waiting hand's points, the totals, the next dealer and leader, the winner, as the
   // server's board would show them. What needs the server (ratings, statistics, the shared link)
   // is said to update when online.
@@ -296,27 +296,29 @@
         sweep_freeze: match.rules.sweep_freeze,
       });
       var sides = match.sides.length;
-      var hands = match.hands.map(function (tallies) { return tallies.map(function (tally) { return E.Tally.make(tally); }); });
-      // The waiting hands that follow the stored ones without a gap, in order; each must add up.
+      // From the state after the last stored hand, hand by hand, as rules.score_match goes.
+      var score = {
+        totals: match.totals.slice(), status: match.tied ? E.Status.TIED : E.Status.PLAYING,
+        winner: null, outcome: null, pots: match.pots, conditions: null,
+      };
       var queued = ahead.slice().sort(function (a, b) { return a.number - b.number; });
       var scored = [];
       for (var index = 0; index < queued.length; index += 1) {
         var entry = queued[index];
-        if (entry.number !== hands.length + 1) break;
+        if (entry.number !== match.hand_count + scored.length + 1 || score.status === E.Status.WON) break;
         var tallies = talliesOf(E, entry.fields, sides, rules.variant);
-        if (E.validate(tallies, sides, rules.variant).length) break;
-        try { E.scoreMatch(rules, hands.concat([tallies]), match.start_totals); } catch (error) { break; }  // after the win
-        hands.push(tallies);
-        scored.push(entry);
+        if (E.validate(tallies, sides, rules.variant).length) break;  // the server says why
+        var hand = E.scoreHand(rules, tallies, score.totals, { tied_before: score.status === E.Status.TIED, pots: score.pots });
+        score = { totals: hand.totals, status: hand.status, winner: hand.winner, outcome: hand.outcome, pots: hand.pots };
+        scored.push({ entry: entry, points: hand.points });
       }
       if (!scored.length) { restoreServed(box, number); return; }
-      var score = E.scoreMatch(rules, hands, match.start_totals);
-      var stored = match.hands.length;
-      scored.forEach(function (entry, offset) {
-        var hand = score.hands[stored + offset];
-        var span = box.querySelector('[data-points-of="' + entry.id + '"]');
+      score.conditions = score.status === E.Status.WON ? null
+        : score.totals.map(function (total) { return E.endgameCondition(rules, total); });
+      scored.forEach(function (done) {
+        var span = box.querySelector('[data-points-of="' + done.entry.id + '"]');
         if (span) {
-          span.textContent = match.sides.map(function (name, side) { return name + " " + hand.points[side]; }).join(" · ");
+          span.textContent = match.sides.map(function (name, side) { return name + " " + done.points[side]; }).join(" · ");
           span.className = "outbox-points";
         }
       });
@@ -324,7 +326,7 @@
       // Won on the phone: no hand after the deciding one (the server's board has no form then).
       var entry = keepServed("entry");
       if (entry) entry.hidden = score.status === E.Status.WON;
-      showNextTurn(E, rules, match, said, score, hands.length);
+      showNextTurn(E, rules, match, said, score, match.hand_count + scored.length);
       var note = document.querySelector("[data-offline-scored]");
       if (note) { note.textContent = said.offline; note.hidden = false; }
     }).catch(function () { /* no engine yet (not kept before the signal went): the points wait for the server */ });
