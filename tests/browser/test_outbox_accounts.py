@@ -134,6 +134,8 @@ def test_hands_waiting_when_the_session_ends_elsewhere_wait_for_their_account(
     page.click("form.stack button[type=submit]")
     page.wait_for_url(f"{live_server.url}/matches/")
     page.goto(url)
+    # Sent (the phone scores waiting hands too, so the totals alone do not say it).
+    expect(page.locator("[data-outbox-list] > li")).to_have_count(0)
     expect(page.locator("[data-total]")).to_have_text(["4", "7"])
     assert [(hand.number, hand.entered_by) for hand in Hand.objects.all()] == [(1, ana)]
 
