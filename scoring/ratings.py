@@ -72,7 +72,11 @@ def replay(*, circle_id: int, from_pk: int | None, also: Match | None = None) ->
     _ratings_from_rows(players)
     ordered = replayed_matches.order_by("finished_at", "pk")
     # Every player loaded is saved: one whose rows were dropped may have no match left to rate.
-    _rate_in_order(ordered, {player.pk: player for player in players}, save=players)
+    _rate_in_order(
+        ordered.iterator(chunk_size=chunks.PREFETCH_CHUNK),
+        {player.pk: player for player in players},
+        save=players,
+    )
 
 
 def recompute(*, circle: Circle) -> None:
@@ -85,7 +89,11 @@ def recompute(*, circle: Circle) -> None:
     ordered = Match.objects.filter(circle=circle, status=Match.Status.WON).order_by(
         "finished_at", "pk"
     )
-    _rate_in_order(ordered, {player.pk: player for player in players}, save=players)
+    _rate_in_order(
+        ordered.iterator(chunk_size=chunks.PREFETCH_CHUNK),
+        {player.pk: player for player in players},
+        save=players,
+    )
 
 
 def rate_imported(circle: Circle, won: Sequence[Match], now: datetime) -> None:
@@ -116,8 +124,6 @@ def _rate_in_order(
 
     Matches are read and prefetched a chunk at a time (three queries a chunk), one object per
     player across all of them, so a whole history costs a few queries per hundred matches."""
-    if hasattr(matches, "iterator"):
-        matches = matches.iterator(chunk_size=chunks.PREFETCH_CHUNK)
     rows: list[PlayerRating] = []
     changed = set(save)
     for chunk in chunks.chunked(matches):
