@@ -223,6 +223,35 @@ class MatchForm(forms.Form):
                 required=False,
             )
 
+    @staticmethod
+    def offline_messages() -> dict[str, Any]:
+        """What clean says of a setup, for the phone to say the same when it starts a match
+        without signal (local.js), in the reader's language, %(name)s placeholders kept; and
+        the limits it checks."""
+        return {
+            "limits": {
+                "target": MatchForm.base_fields["target_other"].max_value,  # type: ignore[attr-defined]
+                "start": matchdoc.MAX_START_TOTAL,
+                "dominican": matchdoc.MIN_DOMINICAN_TARGET,
+            },
+            "seat_empty": _("Who sits here?"),
+            "seat_taken": _("%(name)s already has a seat."),
+            "first_dealer": _("Choose one of the %(count)d seats."),
+            "target_other": _("Enter the target score."),
+            "too_high": _("Ensure this value is less than or equal to %(limit_value)s."),
+            "too_low": _("Ensure this value is greater than or equal to %(limit_value)s."),
+            "whole": _("Enter a whole number."),
+            "finnish_sweeps": _("In Finnish Kasino opposing sweeps always cancel."),
+            "difference_sides": _(rules.TABLE_PROBLEMS["difference_sides"]),
+            "dominican_target": _(
+                "Dominican Royal Casino is played to at least %(target)d points."
+            ),
+            "start_leader": _(
+                "This side alone is at or past the target (%(target)d): that game is already "
+                "won. A top total shared with another side starts the match tied."
+            ),
+        }
+
     def seat_fields(self) -> list[forms.BoundField]:
         return [self[f"seat_{seat}"] for seat in range(MAX_SEATS)]
 

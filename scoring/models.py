@@ -255,11 +255,21 @@ class Match(models.Model):
     # Bumped by every change that a scoreboard shows (hands, totals, status), so that an open
     # board asks "anything new since version N?" and gets a bodiless answer when not.
     version = models.PositiveIntegerField(_("version"), default=0)
+    # A match started on a phone without signal (outbox.js) names itself with an id of its own,
+    # so that a resend of it starts nothing twice.
+    client_id = models.CharField(max_length=64, blank=True, default="")
 
     class Meta:
         verbose_name = _("match")
         verbose_name_plural = _("matches")
         ordering = ["-created_at", "-pk"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["circle", "client_id"],
+                condition=~models.Q(client_id=""),
+                name="match_client_id_unique",
+            ),
+        ]
         indexes = [
             models.Index(fields=["circle", "-created_at"], name="match_circle_newest"),
             models.Index(fields=["circle", "status", "finished_at"], name="match_circle_finished"),

@@ -107,10 +107,16 @@ def match_start(
     first_dealer_seat: int = 0,
     start_totals: Sequence[int] | None = None,
     rematch_of: Match | None = None,
+    client_id: str = "",
 ) -> Match:
     """Create a match of these `rules` (every option of the game: a rematch passes its match's)
     at this table (`sides`: each side's players; seats alternate sides, so with two sides of two
-    the partners sit opposite)."""
+    the partners sit opposite). A match started on a phone without signal names itself
+    (`client_id`): sent again, the match already started under that id is returned."""
+    if client_id:
+        existing = Match.objects.filter(circle=circle, client_id=client_id).first()
+        if existing is not None:
+            return existing
     lineup = Lineup.of(sides)
     problem = lineup.problem(rules.scoring)
     if problem is not None:
@@ -118,14 +124,23 @@ def match_start(
     if any(player.circle_id != circle.pk for _seat, _side, player in lineup.seats()):
         raise ValidationError(_("Every player of a match must be of the match's circle."))
     totals = list(start_totals or [0] * len(lineup.sides))
-    match = Match.objects.create(
-        circle=circle,
-        created_by=by,
-        layout=Match.layout_for(len(lineup.sides), len(lineup.sides[0])),
+    fields = {
+        "circle": circle,
+        "created_by": by,
+        "layout": Match.layout_for(len(lineup.sides), len(lineup.sides[0])),
         **Match.rules_fields(rules),
-        first_dealer_seat=first_dealer_seat % lineup.seat_count,
-        rematch_of=rematch_of,
-    )
+        "first_dealer_seat": first_dealer_seat % lineup.seat_count,
+        "rematch_of": rematch_of,
+        "client_id": client_id,
+    }
+    if not client_id:
+        match = Match.objects.create(**fields)
+    else:
+        try:
+            with transaction.atomic():
+                match = Match.objects.create(**fields)
+        except IntegrityError:  # the same phone's match, sent twice at once: the first stands
+            return Match.objects.get(circle=circle, client_id=client_id)
     sides_made = Side.objects.bulk_create(
         Side(match=match, position=position, start_total=total, total=total)
         for position, total in enumerate(totals)

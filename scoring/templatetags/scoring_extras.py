@@ -151,6 +151,7 @@ def offline_phrases() -> dict[str, Any]:
         "last": _("The dealer calls “last” on deal %(deal)s."),
         "pot_cards": _("Most cards is worth %(points)s this hand (a tie carried over)."),
         "pot_spades": _("Most spades is worth %(points)s this hand (a tie carried over)."),
+        "rematch": _("Rematch"),
         "offline": _(
             "Scored on this phone, without signal: the server scores the waiting hands again "
             "when they are sent. Ratings, statistics and the shared link update when online."

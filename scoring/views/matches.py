@@ -11,12 +11,13 @@ from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import DatabaseError
 from django.http import Http404, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
+from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 from django.views.decorators.vary import vary_on_headers
 from django_htmx.http import reswap, retarget, trigger_client_event
 
-from scoring import selectors, services
+from scoring import rules, selectors, services
 from scoring.circles import selectors as circles
 from scoring.circles.access import scoped
 from scoring.circles.context_processors import current_circle
@@ -78,11 +79,11 @@ def match_new(request: ScopedRequest) -> HttpResponse:
         match = _start_match(request, form.cleaned_data)
         return redirect(match)
     players = selectors.player_list(request.scope.circle)
-    context = {"form": form, "players": players}
+    context = {"form": form, "players": players, "offline_words": MatchForm.offline_messages()}
     return render(request, "scoring/match_new.html", context, status=_status(request))
 
 
-def _start_match(request: ScopedRequest, data: dict[str, Any]) -> Match:
+def _start_match(request: ScopedRequest, data: dict[str, Any], client_id: str = "") -> Match:
     sides = [
         [services.player_get_or_create(**request.scope.stamp(), name=name) for name in names]
         for names in data["sides"]
@@ -93,7 +94,34 @@ def _start_match(request: ScopedRequest, data: dict[str, Any]) -> Match:
         sides=sides,
         first_dealer_seat=data["first_dealer"],
         start_totals=data["start_totals"],
+        client_id=client_id,
     )
+
+
+# The games whose hand form differs from Casino's (a question of their own, a note): the board of
+# a match started without signal takes the form of its game and table (local.js).
+OWN_HAND_FORMS = (rules.Variant.SWEDISH, rules.Variant.SPADE, rules.Variant.FINNISH)
+
+
+@scoped
+@require_safe
+def match_offline(request: ScopedRequest) -> HttpResponse:
+    """The scoreboard of a match started on this phone without signal, which local.js fills in
+    from the outbox (the worker keeps this page for when there is no signal). The hand forms are
+    rendered with placeholders, `[[0]]`, for the side names the phone puts in."""
+    hand_forms = [
+        (
+            f"{sides}-{variant}",
+            HandForm(
+                side_names=[f"[[{side}]]" for side in range(sides)],
+                variant=variant,
+                initial={"number": 1},
+            ),
+        )
+        for sides in range(2, 5)
+        for variant in (rules.Variant.CASINO, *OWN_HAND_FORMS)
+    ]
+    return render(request, "scoring/match_offline.html", {"hand_forms": hand_forms})
 
 
 def _board_context(match: Match, form: HandForm | None = None, **extra: Any) -> dict[str, Any]:
@@ -302,9 +330,9 @@ def hand_sync(request: ScopedRequest, pk: int) -> JsonResponse:
     if request.POST.get("account", str(request.user.pk)) != str(request.user.pk):
         return JsonResponse({"state": "account"}, status=403)
     match = request.scope.match(pk)
-    client_id = request.POST.get("client_id", "").strip()
+    client_id = _client_id(request)
     form = HandForm.for_match(match, request.POST)
-    if not client_id or len(client_id) > 64 or "\x00" in client_id:  # PostgreSQL refuses NUL
+    if client_id is None:
         return JsonResponse({"state": "invalid", "errors": [_("This hand has no id.")]}, status=400)
     if not form.is_valid():
         errors = [str(error) for errors in form.errors.values() for error in errors]
@@ -475,6 +503,54 @@ def match_abandon(request: ScopedRequest, pk: int) -> HttpResponse:
     match = request.scope.match(pk)
     services.match_abandon(match=match)
     return redirect(match)
+
+
+def _client_id(request: HtmxHttpRequest) -> str | None:
+    """The id a phone gave what it saved without signal, or None when it is missing or unfit."""
+    client_id = request.POST.get("client_id", "").strip()
+    if not client_id or len(client_id) > 64 or "\x00" in client_id:  # PostgreSQL refuses NUL
+        return None
+    return client_id
+
+
+@_sync_answers
+@scoped
+@require_POST
+def match_sync(request: ScopedRequest) -> JsonResponse:
+    """A match started without signal, sent from the phone's outbox (outbox.js) before its hands:
+    a new match (the new-match form's fields, in the circle it was started in) or the rematch of
+    a match (`rematch_of`). `client_id` makes a resend harmless, as a match has one rematch. The
+    answer names the match and where its hands go."""
+    if request.POST.get("account", str(request.user.pk)) != str(request.user.pk):
+        return JsonResponse({"state": "account"}, status=403)
+    client_id = _client_id(request)
+    if client_id is None:
+        return JsonResponse(
+            {"state": "invalid", "errors": [_("This match has no id.")]}, status=400
+        )
+    circle = request.POST.get("circle", "")
+    if circle:  # 404 when no longer a member there
+        request.scope.switch(int(circle) if circle.isascii() and circle.isdigit() else 0)
+    if request.POST.get("rematch_of"):
+        match = services.match_rematch(
+            match=request.scope.match(request.POST["rematch_of"]), by=request.user
+        )
+    else:
+        form = MatchForm(request.POST)
+        if not form.is_valid():
+            errors = [str(error) for errors in form.errors.values() for error in errors]
+            return JsonResponse({"state": "invalid", "errors": errors}, status=400)
+        try:
+            match = _start_match(request, form.cleaned_data, client_id)
+        except ValidationError as error:
+            return JsonResponse({"state": "invalid", "errors": error.messages}, status=400)
+    answer = {
+        "state": "saved",
+        "match": match.pk,
+        "url": match.get_absolute_url(),
+        "sync": reverse("scoring:hand-sync", args=[match.pk]),
+    }
+    return JsonResponse(answer, status=201)
 
 
 @scoped

@@ -18,6 +18,7 @@ PRECACHE = (
     "scoring/app.css",
     "scoring/app.js",
     "scoring/outbox.js",
+    "scoring/local.js",
     "scoring/engine.js",
     "django_htmx/htmx-2.min.js",
     "scoring/icons/icon.svg",

@@ -52,6 +52,7 @@ SKIPPED = {
     "manifest": "the web app manifest (JSON)",
     "service-worker": "the service worker (JavaScript)",
     "scoring:hand-sync": "POST-only: the offline outbox sends a hand (JSON answer)",
+    "scoring:match-sync": "POST-only: the offline outbox sends a match started offline (JSON)",
     "logout": "logging out is a POST from the header's menu",
     "account_logout": "the same view as `logout`",
     "scoring:signup": "the sign-up page's former address: redirects to account_signup",
@@ -158,6 +159,7 @@ PAGES: dict[str, tuple[frozenset[str], tuple[Visit, ...]]] = {
     # Logged in.
     "scoring:match-list": (frozenset({IN}), (Visit("match list"),)),
     "scoring:match-new": (frozenset({IN}), (Visit("new match"),)),
+    "scoring:match-offline": (frozenset({IN}), (Visit("a match started offline, none waiting"),)),
     "scoring:match": (
         frozenset({IN}),
         visits(

@@ -216,5 +216,6 @@
 
   // What outbox.js uses of this file: it forgets a hand's draft once the hand is in the outbox,
   // and asks the board for what changed once hands are sent.
-  window.casinoApp = { draftForget: draftForget, refreshBoard: refreshBoard };
+  // local.js restores the draft of a board it builds itself.
+  window.casinoApp = { draftForget: draftForget, draftRestore: draftRestore, fillDerived: fillDerived, refreshBoard: refreshBoard };
 })();

@@ -80,6 +80,10 @@
   function forget(ids) {
     return store("readwrite", function (hands) { [].concat(ids).forEach(function (id) { hands.delete(id); }); });
   }
+  // A match started without signal (local.js), kept in the same store so that it is sent in
+  // order, before its hands; until then its hands name it LOCAL + its id.
+  var LOCAL = "local:";
+  function isMatch(entry) { return entry.kind === "match"; }
   // A hand typed in this account's session (one kept before hands named their account is
   // nobody's: it is never sent in a session that cannot be told from another account's).
   function mine(entry) { return !!entry.account && entry.account === account(); }
@@ -123,6 +127,8 @@
     var badge = document.querySelector("[data-net-badge]");
     return waiting().then(function (entries) {
       var own = entries.filter(mine);
+      var matches = own.filter(isMatch);
+      own = own.filter(function (entry) { return !isMatch(entry); });
       if (badge) {
         var count = own.length;
         var text = navigator.onLine ? "" : badge.dataset.textOffline;
@@ -138,9 +144,12 @@
       var list = box.querySelector("[data-outbox-list]");
       list.textContent = "";
       var lastNumber = Math.max.apply(null, here.filter(function (entry) { return entry.state === "waiting"; }).map(function (entry) { return entry.number; }).concat([0]));
+      // A match started here without signal: itself first, before its hands.
+      var started = matches.filter(function (entry) { return LOCAL + entry.id === form.dataset.draft; });
+      started.forEach(function (entry) { list.appendChild(matchRow(box, entry)); });
       here.forEach(function (entry) { entry.last = entry.state === "waiting" && entry.number === lastNumber; list.appendChild(row(box, entry)); });
       box.querySelector("[data-outbox-others]").hidden = others.length === 0;
-      box.hidden = here.length === 0 && others.length === 0;
+      box.hidden = here.length === 0 && others.length === 0 && started.length === 0;
       var auth = box.querySelector("[data-outbox-auth]");
       if (auth) auth.hidden = !here.some(function (entry) { return entry.state === "auth"; });
       // The next hand typed here comes after the waiting ones.
@@ -288,7 +297,8 @@
     var said = readJson("board-offline-words");
     var data = document.getElementById("board-offline");
     if (!match || !said || !data) return null;
-    if (!ahead.length) { restoreServed(box, number); return null; }
+    var local = data.hasAttribute("data-local");  // a match started here: nothing served to put back
+    if (!ahead.length && !local) { restoreServed(box, number); return null; }
     return loadEngine(document.body.dataset.engine).then(function (E) {
       var rules = E.Rules.make(match.rules.variant, {
         target: match.rules.target, sweeps: match.rules.sweeps, several_reach: match.rules.several_reach,
@@ -312,7 +322,7 @@
         score = { totals: hand.totals, status: hand.status, winner: hand.winner, outcome: hand.outcome, pots: hand.pots };
         scored.push({ entry: entry, points: hand.points });
       }
-      if (!scored.length) { restoreServed(box, number); return; }
+      if (!scored.length && !local) { restoreServed(box, number); return; }
       score.conditions = score.status === E.Status.WON ? null
         : score.totals.map(function (total) { return E.endgameCondition(rules, total); });
       scored.forEach(function (done) {
@@ -322,19 +332,20 @@
           span.className = "outbox-points";
         }
       });
-      showTotals(E, rules, match, said, score);
+      var played = match.hand_count + scored.length;
+      showTotals(E, rules, match, said, score, played);
       // Won on the phone: no hand after the deciding one (the server's board has no form then).
       var entry = keepServed("entry");
       if (entry) entry.hidden = score.status === E.Status.WON;
-      showNextTurn(E, rules, match, said, score, match.hand_count + scored.length);
+      showNextTurn(E, rules, match, said, score, played);
       var note = document.querySelector("[data-offline-scored]");
-      if (note) { note.textContent = said.offline; note.hidden = false; }
+      if (note) { note.textContent = said.offline; note.hidden = !scored.length; }
     }).catch(function () { /* no engine yet (not kept before the signal went): the points wait for the server */ });
   }
 
   // The totals, who leads or has won, each side's endgame condition; the result when the match
   // is over (_board_status.html, in the same words).
-  function showTotals(E, rules, match, said, score) {
+  function showTotals(E, rules, match, said, score, played) {
     var status = keepServed("board-status");
     if (!status) return;
     status.textContent = "";
@@ -371,6 +382,15 @@
       });
       var final = match.sides.map(function (name, side) { return name + " " + score.totals[side]; }).join(" – ");
       result.appendChild(element("p", "", why + " " + said.final + " " + final));
+      // Won on the phone: the rematch starts on the phone too (local.js), after this match's hands.
+      var form = handForm();
+      if (window.casinoLocal && form) {
+        var again = button(said.rematch, "primary big", function () {
+          window.casinoLocal.rematch(match, played, form.dataset.draft);
+        });
+        again.setAttribute("data-local-rematch", "");
+        result.appendChild(again);
+      }
       status.appendChild(result);
     } else if (score.status === E.Status.TIED) {
       var tied = element("p", "tied", words(said.tied, { total: top }));
@@ -420,24 +440,78 @@
     }
   }
 
+  // A waiting hand's counts in the form, under its number.
+  function fillForm(form, entry) {
+    form.reset();
+    entry.fields.forEach(function (pair) {
+      form.querySelectorAll('[name="' + pair[0] + '"]').forEach(function (field) {
+        if (field.type === "radio" || field.type === "checkbox") field.checked = field.value === pair[1];
+        else field.value = pair[1];
+      });
+    });
+    form.querySelector("[name=number]").value = String(entry.number);
+    form.dispatchEvent(new Event("input", { bubbles: true }));
+  }
+  function focusFirst(form) {
+    var first = form.querySelector("[autofocus]");
+    if (first) first.focus();
+  }
   // Undo of a waiting hand: out of the outbox, its counts back in the form under its number.
   function takeBack(entry) {
     var form = handForm();
     if (!form) return;
+    endFixing(form);
     forget(entry.id).then(function () {
-      form.reset();
-      entry.fields.forEach(function (pair) {
-        form.querySelectorAll('[name="' + pair[0] + '"]').forEach(function (field) {
-          if (field.type === "radio" || field.type === "checkbox") field.checked = field.value === pair[1];
-          else field.value = pair[1];
-        });
-      });
-      form.querySelector("[name=number]").value = String(entry.number);
-      form.dispatchEvent(new Event("input", { bubbles: true }));
+      fillForm(form, entry);
       return render();
+    }).then(function () { focusFirst(form); });
+  }
+
+  // Fixing an earlier waiting hand: its counts in the form, saved back in its place (queue); the
+  // note above the form says which hand it is and cancels.
+  function fixInPlace(box, entry) {
+    var form = handForm();
+    if (!form) return;
+    endFixing(form);
+    form.dataset.fixing = entry.id;
+    form.dataset.fixingNext = form.querySelector("[name=number]").value;
+    fillForm(form, entry);
+    var note = element("p", "moved-note", format(box.dataset.fixing, { number: entry.number }) + " ");
+    note.setAttribute("data-fixing-note", "");
+    note.setAttribute("role", "status");
+    note.appendChild(button(box.dataset.cancel, "secondary", function () {
+      form.reset();
+      endFixing(form);
+      draftForget(form.dataset.draft);
+      form.dispatchEvent(new Event("input", { bubbles: true }));
+    }));
+    form.insertBefore(note, form.firstChild);
+    focusFirst(form);
+  }
+  function endFixing(form) {
+    var note = form.querySelector("[data-fixing-note]");
+    if (note) note.remove();
+    if (form.dataset.fixingNext) form.querySelector("[name=number]").value = form.dataset.fixingNext;
+    delete form.dataset.fixing;
+    delete form.dataset.fixingNext;
+  }
+
+  // A waiting hand discarded: the later waiting hands of its match move up a number.
+  function discardWaiting(entry) {
+    waiting().then(function (entries) {
+      var later = entries.filter(function (other) {
+        return other.match === entry.match && other.state === "waiting" && other.number > entry.number;
+      });
+      return store("readwrite", function (hands) {
+        hands.delete(entry.id);
+        later.forEach(function (other) { other.number -= 1; hands.put(other); });
+      });
     }).then(function () {
-      var first = form.querySelector("[autofocus]");
-      if (first) first.focus();
+      var form = handForm();
+      if (form && form.dataset.fixing === entry.id) endFixing(form);
+      var number = form && form.querySelector("[name=number]");
+      if (number && !form.dataset.fixing) number.value = String(Math.max(Number(number.value) - 1, 1));
+      return render();
     });
   }
 
@@ -490,13 +564,14 @@
       // The last hand waiting can be taken back, as Undo takes back the last saved one: its counts
       // go back into the form to fix and save again, or it is discarded (an earlier one would
       // leave a gap in the numbers).
-      if (entry.last) {
-        var undo = document.createElement("div");
-        undo.className = "actions";
-        undo.appendChild(button(box.dataset.undo, "", function () { takeBack(entry); }));
-        undo.appendChild(button(box.dataset.discard, "danger", function () { forget(entry.id).then(render); }));
-        item.appendChild(undo);
-      }
+      // An earlier one is fixed in its place (its counts in the form until saved again) or
+      // discarded, the later ones moving up a number.
+      var undo = document.createElement("div");
+      undo.className = "actions";
+      if (entry.last) undo.appendChild(button(box.dataset.undo, "", function () { takeBack(entry); }));
+      else undo.appendChild(button(box.dataset.fix, "", function () { fixInPlace(box, entry); }));
+      undo.appendChild(button(box.dataset.discard, "danger", function () { discardWaiting(entry); }));
+      item.appendChild(undo);
       return item;
     }
     // Every hand the server did not take has a way out: try again (or keep it under the next
@@ -517,6 +592,41 @@
     }
     actions.appendChild(button(box.dataset.discard, "danger", function () { forget(entry.id).then(render); }));
     item.appendChild(actions);
+    return item;
+  }
+
+  // A match started here without signal, above its hands: waiting, or what the server said of it,
+  // with a way out (try again; discard it with its hands).
+  function matchRow(box, entry) {
+    var item = element("li", "outbox-hand outbox-" + entry.state);
+    var states = { invalid: box.dataset.matchInvalid, failed: box.dataset.matchFailed };
+    item.appendChild(element("p", "outbox-title", states[entry.state] || box.dataset.matchWaiting));
+    if (entry.state === "failed") {
+      item.appendChild(element("p", "outbox-reason", entry.reason === "gone" ? box.dataset.reasonGone
+        : entry.retryable && (entry.tries || 0) < MAX_TRIES ? box.dataset.reasonBusy
+        : format(box.dataset.reasonError, { status: entry.status || "?" })));
+    }
+    if (entry.state === "invalid" && entry.errors && entry.errors.length) {
+      var errors = element("ul", "errors");
+      entry.errors.forEach(function (text) { errors.appendChild(element("li", "", text)); });
+      item.appendChild(errors);
+    }
+    if (entry.state === "invalid" || entry.state === "failed") {
+      var actions = element("div", "actions");
+      if (entry.state === "failed") {
+        actions.appendChild(button(box.dataset.retry, "", function () {
+          entry.state = "waiting"; entry.tries = 0;
+          keep(entry).then(sendOutbox);
+        }));
+      }
+      actions.appendChild(button(box.dataset.discard, "danger", function () {
+        waiting().then(function (entries) {
+          return forget(entries.filter(function (other) { return other.id === entry.id || other.match === LOCAL + entry.id; })
+            .map(function (other) { return other.id; }));
+        }).then(function () { window.location.reload(); });
+      }));
+      item.appendChild(actions);
+    }
     return item;
   }
 
@@ -541,6 +651,8 @@
       id: newId(), account: account(), match: form.dataset.draft, action: form.dataset.sync,
       number: number, fields: fields, created: Date.now(), state: "waiting",
     };
+    var fixing = form.dataset.fixing;
+    if (fixing) return fixed(form, fixing, entry);
     // The form is ready for the next hand at once, before the outbox has stored this one.
     draftForget(form.dataset.draft);
     form.reset();
@@ -559,12 +671,34 @@
       return render();
     });
   }
+  // The board of a match started without signal has nothing to ask the server: every hand waits.
+  document.addEventListener("submit", function (event) {
+    var form = event.target;
+    if (!form.matches || !form.matches("[data-hand-form][data-local]")) return;
+    event.preventDefault();
+    queue(form);
+  });
+  // An earlier waiting hand saved again: in its place (its number, its turn to be sent), under a
+  // new id, as the counts are new.
+  function fixed(form, id, entry) {
+    return waiting().then(function (entries) {
+      var old = entries.filter(function (other) { return other.id === id; })[0];
+      draftForget(form.dataset.draft);
+      form.reset();
+      endFixing(form);
+      form.dispatchEvent(new Event("input", { bubbles: true }));
+      if (!old) return render();  // sent or discarded meanwhile: nothing to put back
+      entry.number = old.number;
+      entry.created = old.created;
+      return store("readwrite", function (hands) { hands.delete(id); hands.put(entry); }).then(render);
+    });
+  }
   document.body.addEventListener("htmx:beforeRequest", function (event) {
     var elt = event.detail.elt;
-    var form = !navigator.onLine && elt.closest ? elt.closest("[data-hand-form][data-sync]") : null;
-    if (!form) return;
+    var form = elt.closest ? elt.closest("[data-hand-form][data-sync]") : null;
+    if (!form || (navigator.onLine && !form.dataset.fixing)) return;
     // Without signal nothing of the form is asked of the server: the points preview neither
-    // (it would only fail, and say so).
+    // (it would only fail, and say so). A waiting hand being fixed goes back to the outbox too.
     event.preventDefault();
     if (elt === form) queue(form);
   });
@@ -603,6 +737,58 @@
     var named = response.headers.get("Retry-After");  // seconds (a date counts as none named)
     var wait = named === null || named.trim() === "" ? NaN : Number(named);
     entry.retryAt = Date.now() + (wait >= 0 ? wait * 1000 : RETRY_MS);
+  }
+
+  // A match started without signal sent before its hands: the server starts it once (its id
+  // makes a resend harmless) and says where its hands go. The hands waiting for it, and a rematch
+  // of it started here too, are told its number; the phone goes to the server's board.
+  var started = {};  // LOCAL + id -> the server's answer, for this round of sending
+  function sendMatch(entry) {
+    var body = new URLSearchParams(entry.fields || []);
+    body.set("client_id", entry.id);
+    body.set("account", entry.account);
+    if (entry.circle) body.set("circle", entry.circle);
+    if (entry.rematch_of) body.set("rematch_of", entry.rematch_of);
+    return fetch(entry.action, {
+      method: "POST", body: body, credentials: "same-origin", redirect: "manual",
+      headers: { "X-CSRFToken": csrfToken(), "Accept": "application/json" },
+    }).then(function (response) {
+      return answerOf(response).then(function (answer) {
+        var state = answer && answer.state;
+        if (response.type === "opaqueredirect" || response.status === 401 || (response.status === 403 && (!answer || state === "account" || state === "auth"))) {
+          entry.state = "auth";
+          return keep(entry).then(function () { return "stop"; });
+        }
+        if (response.ok && state === "saved") {
+          started[LOCAL + entry.id] = answer;
+          try { localStorage.setItem("casino-started:" + entry.id, answer.url); } catch (error) { /* the board finds it in the list */ }
+          var draft = null;
+          try { draft = localStorage.getItem("casino-draft:" + LOCAL + entry.id); } catch (error) { /* none */ }
+          if (draft) {
+            try { localStorage.setItem("casino-draft:" + answer.match, draft); } catch (error) { /* lost: only what was being typed */ }
+            draftForget(LOCAL + entry.id);
+          }
+          return waiting().then(function (entries) {
+            var moved = entries.filter(function (other) { return other.match === LOCAL + entry.id || other.rematch_of === LOCAL + entry.id; });
+            moved.forEach(function (other) {
+              if (other.match === LOCAL + entry.id) { other.match = String(answer.match); other.action = answer.sync; }
+              if (other.rematch_of === LOCAL + entry.id) other.rematch_of = String(answer.match);
+            });
+            return store("readwrite", function (hands) {
+              moved.forEach(function (other) { hands.put(other); });
+              hands.delete(entry.id);
+            });
+          }).then(function () { return "sent"; });
+        }
+        if (response.status === 400 && state === "invalid") {
+          entry.state = "invalid";
+          entry.errors = answer.errors || [];
+          return keep(entry).then(function () { return "match"; });
+        }
+        failed(entry, response, answer);
+        return keep(entry).then(function () { return "match"; });
+      });
+    }, function () { return "stop"; });
   }
 
   // One hand sent; says whether to go on with the next hand ("next"), with the next match's only
@@ -648,13 +834,25 @@
       var held = {};  // matches whose earlier hand was not taken: the later ones wait for it
       var chain = Promise.resolve(true);
       entries.filter(mine).forEach(function (entry) {
-        if (entry.state === "failed" && !due(entry, now)) { held[entry.match] = true; return; }
+        // What a match started here holds back: its hands, and a rematch of it.
+        var key = isMatch(entry) ? LOCAL + entry.id : entry.match;
+        if (isMatch(entry) && entry.state === "invalid") { held[key] = true; return; }
+        if (entry.state === "failed" && !due(entry, now)) { held[key] = true; return; }
         if (!due(entry, now)) return;
         chain = chain.then(function (goOn) {
-          if (!goOn || held[entry.match]) return goOn;
-          return send(entry).then(function (outcome) {
+          var after = isMatch(entry) ? entry.rematch_of : entry.match;
+          if (after && started[after]) {  // its match was started on the server just now
+            if (isMatch(entry)) entry.rematch_of = String(started[after].match);
+            else { entry.match = String(started[after].match); entry.action = started[after].sync; }
+            after = isMatch(entry) ? entry.rematch_of : entry.match;
+          }
+          if (!goOn || held[key] || (after && (held[after] || after.indexOf(LOCAL) === 0))) {
+            held[key] = true;
+            return goOn;
+          }
+          return (isMatch(entry) ? sendMatch(entry) : send(entry)).then(function (outcome) {
             if (outcome === "sent") sent += 1;
-            if (outcome === "match") held[entry.match] = true;
+            if (outcome === "match") held[key] = true;
             return outcome !== "stop";
           });
         });
@@ -662,10 +860,19 @@
       return chain;
     }).then(function () {
       sending = false;
+      // The board of a match started here, now on the server: go to the server's board.
+      var form = handForm();
+      if (form && started[form.dataset.draft]) { window.location.replace(started[form.dataset.draft].url); return; }
       if (sent) refreshBoard();
       return render().then(waiting).then(retryLater);
     }, function () { sending = false; });
   }
+
+  // What local.js uses: the store, the list, the sending.
+  window.casinoOutbox = {
+    LOCAL: LOCAL, account: account, newId: newId, keep: keep, waiting: waiting, render: render,
+    sendOutbox: sendOutbox, loadEngine: loadEngine,
+  };
 
   window.addEventListener("online", function () { render(); sendOutbox(); });
   window.addEventListener("offline", render);
