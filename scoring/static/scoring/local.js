@@ -126,7 +126,7 @@
     var target = null;
     if (values.target === "other") {
       target = whole("target_other", 1, said.limits.target);
-      if (target === null && !errors.some(function (error) { return error[0] === "target_other"; })) refuse("target_other", said.target_other);
+      if (target === null) refuse("target_other", said.target_other);  // as the server, after a bad number too
     } else if (values.target && values.target !== "usual") {
       target = parseInt(values.target, 10);
     }
