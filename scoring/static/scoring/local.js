@@ -20,19 +20,7 @@
   var LOCAL = outbox.LOCAL;
   var body = document.body.dataset;
 
-  function readJson(id) {
-    var element = document.getElementById(id);
-    return element ? JSON.parse(element.textContent) : null;
-  }
-  function words(text, values) {
-    return text.replace(/%\((\w+)\)[sd]/g, function (_, name) { return values[name] === undefined ? "" : values[name]; });
-  }
-  function element(tag, className, text) {
-    var made = document.createElement(tag);
-    if (className) made.className = className;
-    if (text !== undefined) made.textContent = text;
-    return made;
-  }
+  var readJson = outbox.readJson, words = outbox.words, element = outbox.element;
   function engine() { return outbox.loadEngine(body.engine); }
 
   // --- the pages a match started without signal needs ------------------------------------------

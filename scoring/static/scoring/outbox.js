@@ -745,10 +745,48 @@
   var started = {};  // LOCAL + id -> the server's answer, for this round of sending
   function sendMatch(entry) {
     var body = new URLSearchParams(entry.fields || []);
-    body.set("client_id", entry.id);
-    body.set("account", entry.account);
     if (entry.circle) body.set("circle", entry.circle);
     if (entry.rematch_of) body.set("rematch_of", entry.rematch_of);
+    return post(entry, body, function (response, answer) {
+      var state = answer && answer.state;
+      if (response.ok && state === "saved") {
+        started[LOCAL + entry.id] = answer;
+        try { localStorage.setItem("casino-started:" + entry.id, answer.url); } catch (error) { /* the board finds it in the list */ }
+        var draft = null;
+        try { draft = localStorage.getItem("casino-draft:" + LOCAL + entry.id); } catch (error) { /* none */ }
+        if (draft) {
+          try { localStorage.setItem("casino-draft:" + answer.match, draft); } catch (error) { /* lost: only what was being typed */ }
+          draftForget(LOCAL + entry.id);
+        }
+        return waiting().then(function (entries) {
+          var moved = entries.filter(function (other) { return other.match === LOCAL + entry.id || other.rematch_of === LOCAL + entry.id; });
+          moved.forEach(function (other) {
+            if (other.match === LOCAL + entry.id) { other.match = String(answer.match); other.action = answer.sync; }
+            if (other.rematch_of === LOCAL + entry.id) other.rematch_of = String(answer.match);
+          });
+          return store("readwrite", function (hands) {
+            moved.forEach(function (other) { hands.put(other); });
+            hands.delete(entry.id);
+          });
+        }).then(function () { return "sent"; });
+      }
+      if (response.status === 400 && state === "invalid") {
+        entry.state = "invalid";
+        entry.errors = answer.errors || [];
+        return keep(entry).then(function () { return "match"; });
+      }
+      failed(entry, response, answer);
+      return keep(entry).then(function () { return "match"; });
+    });
+  }
+
+  // An entry of the outbox posted under its id and account; `answered` reads the server's answer
+  // (its JSON, or null), unless the phone is logged out or its session is another account's now:
+  // then the entry waits for that account's login, and so does the rest ("stop"). No signal
+  // after all: "stop" too, sent when it returns.
+  function post(entry, body, answered) {
+    body.set("client_id", entry.id);
+    body.set("account", entry.account);
     return fetch(entry.action, {
       method: "POST", body: body, credentials: "same-origin", redirect: "manual",
       headers: { "X-CSRFToken": csrfToken(), "Accept": "application/json" },
@@ -759,34 +797,7 @@
           entry.state = "auth";
           return keep(entry).then(function () { return "stop"; });
         }
-        if (response.ok && state === "saved") {
-          started[LOCAL + entry.id] = answer;
-          try { localStorage.setItem("casino-started:" + entry.id, answer.url); } catch (error) { /* the board finds it in the list */ }
-          var draft = null;
-          try { draft = localStorage.getItem("casino-draft:" + LOCAL + entry.id); } catch (error) { /* none */ }
-          if (draft) {
-            try { localStorage.setItem("casino-draft:" + answer.match, draft); } catch (error) { /* lost: only what was being typed */ }
-            draftForget(LOCAL + entry.id);
-          }
-          return waiting().then(function (entries) {
-            var moved = entries.filter(function (other) { return other.match === LOCAL + entry.id || other.rematch_of === LOCAL + entry.id; });
-            moved.forEach(function (other) {
-              if (other.match === LOCAL + entry.id) { other.match = String(answer.match); other.action = answer.sync; }
-              if (other.rematch_of === LOCAL + entry.id) other.rematch_of = String(answer.match);
-            });
-            return store("readwrite", function (hands) {
-              moved.forEach(function (other) { hands.put(other); });
-              hands.delete(entry.id);
-            });
-          }).then(function () { return "sent"; });
-        }
-        if (response.status === 400 && state === "invalid") {
-          entry.state = "invalid";
-          entry.errors = answer.errors || [];
-          return keep(entry).then(function () { return "match"; });
-        }
-        failed(entry, response, answer);
-        return keep(entry).then(function () { return "match"; });
+        return answered(response, answer);
       });
     }, function () { return "stop"; });
   }
@@ -796,32 +807,21 @@
   function send(entry) {
     var body = new URLSearchParams(entry.fields);
     body.set("number", String(entry.number));
-    body.set("client_id", entry.id);
-    body.set("account", entry.account);
-    return fetch(entry.action, {
-      method: "POST", body: body, credentials: "same-origin", redirect: "manual",
-      headers: { "X-CSRFToken": csrfToken(), "Accept": "application/json" },
-    }).then(function (response) {
-      return answerOf(response).then(function (answer) {
-        var state = answer && answer.state;
-        if (response.type === "opaqueredirect" || response.status === 401 || (response.status === 403 && (!answer || state === "account" || state === "auth"))) {
-          entry.state = "auth";  // logged out, or the phone's session is another account's now
-          return keep(entry).then(function () { return "stop"; });
-        }
-        if (response.ok && state === "saved") {
-          sentSinceServed = true;
-          return forget(entry.id).then(function () { return "sent"; });
-        }
-        if ((response.status === 409 && state === "conflict") || (response.status === 400 && state === "invalid")) {
-          entry.state = state;
-          entry.next = answer.next || null;
-          entry.errors = answer.errors || [];
-          return keep(entry).then(function () { return "next"; });
-        }
-        failed(entry, response, answer);
-        return keep(entry).then(function () { return "match"; });
-      });
-    }, function () { return "stop"; });  // no signal after all: sent when it returns
+    return post(entry, body, function (response, answer) {
+      var state = answer && answer.state;
+      if (response.ok && state === "saved") {
+        sentSinceServed = true;
+        return forget(entry.id).then(function () { return "sent"; });
+      }
+      if ((response.status === 409 && state === "conflict") || (response.status === 400 && state === "invalid")) {
+        entry.state = state;
+        entry.next = answer.next || null;
+        entry.errors = answer.errors || [];
+        return keep(entry).then(function () { return "next"; });
+      }
+      failed(entry, response, answer);
+      return keep(entry).then(function () { return "match"; });
+    });
   }
 
   var sending = false;
@@ -871,7 +871,7 @@
   // What local.js uses: the store, the list, the sending.
   window.casinoOutbox = {
     LOCAL: LOCAL, account: account, newId: newId, keep: keep, waiting: waiting, render: render,
-    sendOutbox: sendOutbox, loadEngine: loadEngine,
+    sendOutbox: sendOutbox, loadEngine: loadEngine, readJson: readJson, words: words, element: element,
   };
 
   window.addEventListener("online", function () { render(); sendOutbox(); });
