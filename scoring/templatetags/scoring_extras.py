@@ -152,6 +152,7 @@ def offline_phrases() -> dict[str, Any]:
         "pot_cards": _("Most cards is worth %(points)s this hand (a tie carried over)."),
         "pot_spades": _("Most spades is worth %(points)s this hand (a tie carried over)."),
         "rematch": _("Rematch"),
+        "not_sent": _("not sent yet"),
         "offline": _(
             "Scored on this phone, without signal: the server scores the waiting hands again "
             "when they are sent. Ratings, statistics and the shared link update when online."

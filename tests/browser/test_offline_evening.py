@@ -92,6 +92,12 @@ def test_a_new_match_started_without_signal_reaches_the_server_with_its_hands(
     page.click("button.save")
     expect(page.locator("[data-outbox-list] > li")).to_have_count(3)
     seen.append(_shown(page))
+    # The score sheet lists the waiting hands, marked as not sent, with their running totals.
+    rows = page.locator("#hands tr.waiting-row")
+    expect(rows).to_have_count(2)
+    expect(rows.first).to_contain_text("not sent yet")
+    for row, shown in zip(rows.all(), seen, strict=True):
+        expect(row.locator(".run-total")).to_have_text([str(t) for t in shown["totals"]])
     page.evaluate("window.scrollTo(0, 0)")
     screenshot(page, "offline-new-match.png", full_page=False)
     problems, _description = check_page(page, Axe(), "a match started offline", "light", "ana")

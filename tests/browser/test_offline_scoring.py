@@ -71,6 +71,12 @@ def test_a_casino_match_is_scored_offline_to_the_winner_and_the_server_agrees(
     _hand(page, 30, 9, ("10D", "2S", "AS", "AC", "AH", "AD"))
     seen.append(_shown(page))
     assert seen[-1]["winner"] == "Ana wins!"
+    # The score sheet lists the waiting hands like stored ones, each marked as not sent yet.
+    rows = page.locator("#hands tr.waiting-row")
+    expect(rows).to_have_count(3)
+    expect(page.locator("#hands tr.waiting-row .waiting-mark")).to_have_text(["not sent yet"] * 3)
+    for row, shown in zip(rows.all(), seen, strict=True):
+        expect(row.locator(".run-total")).to_have_text([str(t) for t in shown["totals"]])
     assert seen[-1]["turn"] is None
     expect(page.locator("#entry")).to_be_hidden()  # no hand after the deciding one
     page.evaluate("window.scrollTo(0, 0)")

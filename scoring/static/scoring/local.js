@@ -277,6 +277,22 @@
     var fields = document.querySelector('template[data-hand-fields="' + match.sides.length + "-" + kind + '"]').content.cloneNode(true);
     named(fields, match.sides);
     form.insertBefore(fields, form.querySelector(".form-actions"));
+    // The score sheet's heads: a column per side, in its colour (_score_sheet.html).
+    var sheet = page.querySelector("[data-local-sheet]");
+    sheet.classList.add("sides-" + match.sides.length);
+    var heads = sheet.querySelector("thead tr");
+    match.sides.forEach(function (name, side) {
+      var head = element("th", "side-head side-" + side);
+      head.setAttribute("scope", "col");
+      var label = element("span", "side-head-name");
+      var mark = element("span", "side-mark");
+      mark.setAttribute("aria-hidden", "true");
+      label.appendChild(mark);
+      label.appendChild(element("span", "side-lines", name));
+      head.appendChild(label);
+      heads.appendChild(head);
+    });
+    named(sheet, match.sides);
     document.getElementById("entry").appendChild(form);
     page.querySelector("[data-local-missing]").hidden = true;
     page.querySelector("[data-local-found]").hidden = false;

@@ -320,7 +320,7 @@
         if (E.validate(tallies, sides, rules.variant).length) break;  // the server says why
         var hand = E.scoreHand(rules, tallies, score.totals, { tied_before: score.status === E.Status.TIED, pots: score.pots });
         score = { totals: hand.totals, status: hand.status, winner: hand.winner, outcome: hand.outcome, pots: hand.pots };
-        scored.push({ entry: entry, points: hand.points });
+        scored.push({ entry: entry, points: hand.points, totals: hand.totals });
       }
       if (!scored.length && !local) { restoreServed(box, number); return; }
       score.conditions = score.status === E.Status.WON ? null
@@ -334,6 +334,7 @@
       });
       var played = match.hand_count + scored.length;
       showTotals(E, rules, match, said, score, played);
+      showSheet(said, scored);
       // Won on the phone: no hand after the deciding one (the server's board has no form then).
       var entry = keepServed("entry");
       if (entry) entry.hidden = score.status === E.Status.WON;
@@ -397,6 +398,41 @@
       tied.setAttribute("role", "status");
       status.appendChild(tied);
     }
+  }
+
+  // The score sheet lists the waiting hands after the stored ones, as the server's rows
+  // (_hand_row.html: the hand's points, the running total, ▲ on the side alone highest after
+  // it), each marked as not sent yet.
+  function showSheet(said, scored) {
+    var sheet = keepServed("sheet");
+    if (!sheet) return;
+    sheet.innerHTML = served.sheet;
+    var rows = sheet.querySelector("#hands");
+    if (!rows || !scored.length) return;
+    var empty = sheet.querySelector(".empty");
+    if (empty) empty.hidden = true;
+    scored.forEach(function (done) {
+      var row = element("tr", "hand-row waiting-row");
+      var head = element("th", "hand-col", String(done.entry.number) + " ");
+      head.setAttribute("scope", "row");
+      head.appendChild(element("span", "waiting-mark", said.not_sent));
+      row.appendChild(head);
+      var top = Math.max.apply(null, done.totals);
+      var leader = done.totals.filter(function (total) { return total === top; }).length === 1 ? done.totals.indexOf(top) : null;
+      done.totals.forEach(function (total, side) {
+        var cell = element("td", "side-" + side + (side === leader ? " lead" : ""));
+        cell.appendChild(element("span", "hand-pts", "+" + done.points[side]));
+        cell.appendChild(document.createTextNode(" "));
+        cell.appendChild(element("b", "run-total", String(total)));
+        if (side === leader) {
+          var mark = element("span", "lead-mark", " ▲");
+          mark.appendChild(element("span", "visually-hidden", " " + said.leads));
+          cell.appendChild(mark);
+        }
+        row.appendChild(cell);
+      });
+      rows.appendChild(row);
+    });
   }
 
   // The next hand: its number, who deals and leads, the deals, Finnish pots (the turn section).
