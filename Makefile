@@ -4,7 +4,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: messages screenshots run serve test test-fast lint format bench-rules bench-pages bench-load bench-match bench-files bench-offline install clean
+.PHONY: messages screenshots run serve test test-fast lint format bench-rules bench-pages bench-load bench-match bench-files bench-offline bench-live install clean
 
 $(STAMP): pyproject.toml
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -82,6 +82,12 @@ bench-files: $(STAMP)
 bench-load: $(STAMP)
 	command -v wrk >/dev/null || { apt-get update -qq && apt-get install -y -qq wrk; }
 	$(PY) scripts/bench_load.py
+
+# Idle scoreboards polling against /healthz, one poll at a time, and polls with saves mixed in
+# (gunicorn, production mode, wrk); BENCH_DATABASE_URL=postgres://... for PostgreSQL.
+bench-live: $(STAMP)
+	command -v wrk >/dev/null || { apt-get update -qq && apt-get install -y -qq wrk; }
+	$(PY) scripts/bench_live.py
 
 # Seeds a user with 10,000 matches and one with 50,000 into a database of its own (kept for the
 # next run), then times the pages at both sizes against the home page, and compares the sizes.

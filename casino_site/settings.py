@@ -54,6 +54,8 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    # An open board's poll that finds nothing new: 204 from one indexed read, before the rest.
+    "scoring.watch.WatchMiddleware",
     "csp.middleware.CSPMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     # Pages are compressed (static files come compressed from WhiteNoise, above). BREACH:

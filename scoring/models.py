@@ -304,6 +304,11 @@ class Match(models.Model):
         return "teams" if per_side == 2 else str(sides * per_side)
 
     @property
+    def table(self) -> tuple[int, int]:
+        """(sides, players per side), read from the layout: no query."""
+        return (2, 2) if self.layout == "teams" else (int(self.layout), 1)
+
+    @property
     def rules(self) -> rules.Rules:
         return rules.Rules.make(
             self.variant,

@@ -103,8 +103,12 @@ class Board:
     latest hands. Each part is read from the database when first used, so a board whose parts
     are already rendered for this version of the match (the fragment cache) reads nothing."""
 
-    def __init__(self, match: Match, *, latest: int | None = BOARD_HANDS) -> None:
+    def __init__(
+        self, match: Match, *, latest: int | None = BOARD_HANDS, seats: Sequence[Seat] = ()
+    ) -> None:
         self.match = match
+        if seats:  # read already, with their players and sides (a hand just saved)
+            self.__dict__["_seats"] = list(seats)
         # The first hand of the sheet shown (1: every hand).
         self.first_hand = 1 if latest is None else max(1, match.hand_count - latest + 1)
 
@@ -257,10 +261,12 @@ class Board:
         ]
 
 
-def match_board(match: Match, *, latest: int | None = BOARD_HANDS) -> Board:
+def match_board(
+    match: Match, *, latest: int | None = BOARD_HANDS, seats: Sequence[Seat] = ()
+) -> Board:
     """The scoreboard of `match`, with the score sheet's `latest` hands (every hand with
-    latest=None)."""
-    return Board(match, latest=latest)
+    latest=None); `seats`, when the caller has them with their players and sides."""
+    return Board(match, latest=latest, seats=seats)
 
 
 @dataclass(frozen=True)

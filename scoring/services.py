@@ -66,6 +66,9 @@ class HandNumberTaken(HandRefused):
 class HandRecorded:
     hand: Hand
     created: bool  # False when the same hand had already been recorded (double submit)
+    # A new hand's match seats, with their players and sides as the hand left them (for the
+    # board the answer shows, without reading them again); none for a hand sent again.
+    seats: Sequence[Seat] = ()
 
 
 def _name_taken(name: str) -> ValidationError:
@@ -158,7 +161,7 @@ def _locked(match: Match) -> Match:
 
 
 def _check(match: Match, tallies: Sequence[rules.Tally]) -> None:
-    problems = rules.validate(tallies, match.sides.count(), match.variant)
+    problems = rules.validate(tallies, match.table[0], match.variant)
     if problems:
         names = selectors.side_names(match)
         raise HandRefused([p.describe(names, _) for p in problems])
@@ -227,7 +230,12 @@ def _hand_insert(
     client_id: str = "",
 ) -> HandRecorded:
     match = _locked(match)
-    existing = Hand.objects.filter(match=match, number=number).first()
+    # Hands are numbered 1 to hand_count: only a number up to it can be taken.
+    existing = (
+        Hand.objects.filter(match=match, number=number).first()
+        if number <= match.hand_count
+        else None
+    )
     if existing is not None:
         if _same_tallies(existing, tallies):
             return HandRecorded(existing, created=False)
@@ -242,38 +250,59 @@ def _hand_insert(
             % {"next": match.hand_count + 1, "number": number}
         )
     _check(match, tallies)
+    sides, seats, scored = _scored_next(match, number, tallies)
     turn = rules.table_turn(
         match.rules,
-        players=match.seats.count(),
+        players=match.table[0] * match.table[1],
         first_dealer=match.first_dealer_seat,
         hand_index=number - 1,
     )
+    pots = scored.pots  # Finnish Kasino's, carried to the next hand (NO_POTS elsewhere)
     hand = Hand.objects.create(
         match=match,
         number=number,
         dealer_seat=turn.dealer_seat,
         entered_by=by,
         client_id=client_id,
+        pot_cards=pots[0],
+        pot_spades=pots[1],
     )
-    _append_scored(match, hand, tallies)
-    return HandRecorded(hand, created=True)
+    seated = [(seat.player_id, seat.side_id) for seat in seats]
+    _append_scored(match, hand, sides, seated, tallies, scored)
+    return HandRecorded(hand, created=True, seats=seats)
 
 
-def _append_scored(match: Match, hand: Hand, tallies: Sequence[rules.Tally]) -> None:
-    """Store the next hand with its points, scored from the totals, tie and (Finnish Kasino)
-    pots stored before it."""
-    sides = list(match.sides.order_by("position"))
+def _scored_next(
+    match: Match, number: int, tallies: Sequence[rules.Tally]
+) -> tuple[list[Side], list[Seat], rules.HandScore]:
+    """The match's sides and seats (with their players), read in one query, and hand `number`
+    (the next) scored from the totals, tie and (Finnish Kasino) pots stored before it."""
+    by_side: dict[int, Side] = {}
+    seats = list(Seat.objects.filter(match=match).select_related("side", "player").order_by("seat"))
+    for seat in seats:
+        # One object per side, shared by its seats: the totals written below are the seats' too.
+        seat.side = by_side.setdefault(seat.side_id, seat.side)
+    sides = sorted(by_side.values(), key=lambda side: side.position)
     scored = rules.score_hand(
         match.rules,
         tallies,
         [side.total for side in sides],
         tied_before=match.status == Match.Status.TIED,
-        pots=selectors.pots_before(match, hand.number),
+        pots=selectors.pots_before(match, number),
     )
-    if scored.pots != rules.NO_POTS:
-        hand.pot_cards, hand.pot_spades = scored.pots
-        hand.save(update_fields=["pot_cards", "pot_spades"])
-    Tally.objects.bulk_create(
+    return sides, seats, scored
+
+
+def _append_scored(
+    match: Match,
+    hand: Hand,
+    sides: Sequence[Side],
+    seated: Sequence[tuple[int, int]],
+    tallies: Sequence[rules.Tally],
+    scored: rules.HandScore,
+) -> None:
+    """Store the next hand's tallies with their points, and what they change in the match."""
+    rows = Tally.objects.bulk_create(
         bulk.tally_row(hand, side, tally, breakdown, total)
         for side, tally, breakdown, total in zip(
             sides, tallies, scored.breakdown, scored.totals, strict=True
@@ -287,6 +316,7 @@ def _append_scored(match: Match, hand: Hand, tallies: Sequence[rules.Tally]) -> 
         winner=scored.winner,
         outcome=scored.outcome,
         hand_count=hand.number,
+        appended=(rows, seated),
     )
 
 
@@ -502,8 +532,12 @@ def _result_save(
     winner: int | None,
     outcome: rules.Outcome | None,
     hand_count: int,
+    appended: tuple[Sequence[Tally], Sequence[tuple[int, int]]] | None = None,
 ) -> None:
-    """Store the sides' totals and how the match stands; bump its version; keep ratings right."""
+    """Store the sides' totals and how the match stands; bump its version; keep ratings and
+    statistics right (`appended`: the tallies of the one hand just added, and who sits on
+    which side, for counting it as such)."""
+    status_before = match.status
     moved = [side for side, total in zip(sides, totals, strict=True) if side.total != total]
     before = ratings.finish(match, sides)
     for side, total in zip(sides, totals, strict=True):
@@ -536,7 +570,10 @@ def _result_save(
     after = ratings.finish(match, sides)
     if after != before:
         ratings.follow(match, was_rated=before is not None)
-    stats.player_summaries_refresh(match)
+    if appended is not None:
+        stats.hand_appended(match, sides, *appended, status_before)
+    else:
+        stats.player_summaries_refresh(match)
 
 
 def player_rename(*, player: Player, name: str) -> Player:

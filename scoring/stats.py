@@ -21,6 +21,7 @@ from datetime import datetime
 from typing import Any
 
 from django.db import transaction
+from django.db.models import Case, F, Value, When
 
 from scoring.inserts import insert_rows
 from scoring.models import (
@@ -31,6 +32,7 @@ from scoring.models import (
     PlayerRecordStat,
     PlayerStat,
     Seat,
+    Side,
     Tally,
 )
 
@@ -111,40 +113,114 @@ def player_summaries_rebuild(circle: Circle | None = None) -> None:
         player_summaries_refresh(matches.values_list("pk", flat=True))
 
 
+# What of a tally the statistics count (_counts).
+TALLY_FIELDS = (
+    "points",
+    "cards_points",
+    "spades_points",
+    "big_casino",
+    "little_casino",
+    "aces_points",
+    "sweeps",
+    "last_capture",
+    "jack_of_spades",
+)
+
+
+def _counts(values: Sequence[Any], variant: str) -> dict[str, int]:
+    """What one hand's tally (TALLY_FIELDS, in order) adds to its players' COUNTERS."""
+    points, cards, spades, big, little, aces, sweeps, last, jack = values
+    return {
+        "hands": 1,
+        "points": points,
+        "most_cards": int(cards > 0),
+        # Spade Casino scores every spade, not most spades.
+        "most_spades": int(spades > 0 and variant != Match.Variant.SPADE),
+        "big_casino": int(big),
+        "little_casino": int(little),
+        "aces_points": aces,
+        "sweeps": sweeps,
+        "swedish_hands": int(variant == Match.Variant.SWEDISH),
+        "last_capture": int(last),
+        "spade_hands": int(variant == Match.Variant.SPADE),
+        "jack_of_spades": int(jack),
+    }
+
+
+def hand_appended(
+    match: Match,
+    sides: Sequence[Side],
+    tallies: Sequence[Tally],
+    seats: Sequence[tuple[int, int]],
+    status_before: str,
+) -> None:
+    """Count the hand just added to an open match that is still open: its tallies added to the
+    match's lines and to its players' totals, in two set-based statements (the refresh's
+    result, without reading what it would compare). `seats`: (player pk, side pk) of each
+    seat. When the match has finished, or its lines are not all there, this is the whole
+    refresh."""
+    if match.status not in OPEN or status_before not in OPEN:
+        player_summaries_refresh(match)
+        return
+    with transaction.atomic(savepoint=False):
+        counts = {
+            tally.side_id: _counts([getattr(tally, name) for name in TALLY_FIELDS], match.variant)
+            for tally in tallies
+        }
+        gained = {side.pk: side.total - side.start_total for side in sides}
+        # A side's total moved by the hand's points.
+        before = {side: gained[side] - counts[side]["points"] for side in gained}
+        if _add_hand(match, seats, counts, gained, match.status, +1):
+            return
+        # Some line or total is missing (never counted): put back what was added, count anew.
+        _add_hand(match, seats, counts, before, status_before, -1)
+        player_summaries_refresh(match)
+
+
+def _add_hand(
+    match: Match,
+    seats: Sequence[tuple[int, int]],
+    counts: dict[int, dict[str, int]],
+    gained: dict[int, int],
+    status: str,
+    sign: int,
+) -> bool:
+    """Add (sign +1) or take back (-1) one hand's counts: whether every line and total was there."""
+
+    def by(field: str, keys: dict[int, int], default: Any = None) -> Case:
+        whens = (When(**{field: key}, then=Value(value)) for key, value in keys.items())
+        return Case(*whens, default=Value(0) if default is None else default)
+
+    lines = PlayerMatchStat.objects.filter(match=match).update(
+        status=status,
+        gained=by("side_id", gained, F("gained")),
+        **{
+            name: F(name) + sign * by("side_id", {side: c[name] for side, c in counts.items()})
+            for name in COUNTERS
+        },
+    )
+    totals = PlayerStat.objects.filter(pk__in=[player for player, _ in seats]).update(
+        **{
+            name: F(name)
+            + sign * by("player_id", {player: counts[side][name] for player, side in seats})
+            for name in COUNTERS
+        }
+    )
+    return lines == totals == len(seats)
+
+
 def _lines(pks: Sequence[int]) -> dict[Key, PlayerMatchStat]:
     """What the matches count for each of their players now."""
     # Summed here rather than by the database: for the few tallies of a match or two (after
     # every hand) the query is the cost, and a plain one is cheaper to build than aggregates.
     by_side: dict[int, dict[str, int]] = defaultdict(lambda: dict.fromkeys(COUNTERS, 0))
     tallies = Tally.objects.filter(side__match_id__in=pks).values_list(
-        "side_id",
-        "points",
-        "cards_points",
-        "spades_points",
-        "big_casino",
-        "little_casino",
-        "aces_points",
-        "sweeps",
-        "last_capture",
-        "jack_of_spades",
-        "side__match__variant",
+        "side_id", *TALLY_FIELDS, "side__match__variant"
     )
-    for row in tallies.iterator(chunk_size=5000):
-        side_id, points, cards, spades, big, little, aces, sweeps, last, jack, variant = row
+    for side_id, *values, variant in tallies.iterator(chunk_size=5000):
         sums = by_side[side_id]
-        sums["hands"] += 1
-        sums["points"] += points
-        sums["most_cards"] += cards > 0
-        # Spade Casino scores every spade, not most spades.
-        sums["most_spades"] += spades > 0 and variant != Match.Variant.SPADE
-        sums["swedish_hands"] += variant == Match.Variant.SWEDISH
-        sums["last_capture"] += last
-        sums["spade_hands"] += variant == Match.Variant.SPADE
-        sums["jack_of_spades"] += jack
-        sums["big_casino"] += big
-        sums["little_casino"] += little
-        sums["aces_points"] += aces
-        sums["sweeps"] += sweeps
+        for name, count in _counts(values, variant).items():
+            sums[name] += count
     seats = Seat.objects.filter(match_id__in=pks).values_list(
         "player_id",
         "match_id",

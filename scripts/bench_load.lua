@@ -64,7 +64,7 @@ end
 
 function response(status, headers, body)
   if last_was_write then
-    if status == 200 and string.find(body, "Hand saved.", 1, true) then
+    if status == 200 and string.find(body, "data-hand-saved", 1, true) then
       writes_ok = writes_ok + 1
     else
       app_errors = app_errors + 1

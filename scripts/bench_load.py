@@ -93,7 +93,9 @@ def _seed(connections: int, per_connection: int) -> dict[str, Any]:
         group = []
         for _ in range(per_connection):
             match = services.match_start(
-                circle=user.personal_circle, variant="casino", sides=[[ana], [ben]], target=999
+                circle=user.personal_circle,
+                rules=rules.Rules.make("casino", target=999),
+                sides=[[ana], [ben]],
             )
             for number in range(1, PRE_HANDS + 1):
                 tallies = (seven, four) if number % 2 else (four, seven)

@@ -14,5 +14,7 @@ def test_bench_match_runs_on_a_small_match_and_history():
     text = out.getvalue()
     assert re.search(r"scoreboard GET at \d+ hands: [\d.]+ ms", text)
     assert "first load of a version" in text
+    queries = re.search(r"one save \(htmx, 2 players, hand ~5\): (\d+) queries", text)
+    assert queries and 5 <= int(queries.group(1)) <= 20, text
     assert "6 finished matches of history seeded" in text
     assert "edit a hand of the latest finished match" in text

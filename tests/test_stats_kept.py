@@ -570,3 +570,55 @@ def test_stats_rebuild_command_counts_again(user, other_user, capsys):
     _assert_pages_match_reference(other_user)
     with pytest.raises(SystemExit):
         call_command("stats_rebuild", "--owner", "nobody")
+
+
+@pytest.mark.parametrize("variant", [str(v) for v in rules.Variant])
+@pytest.mark.parametrize("table", [(2, 1), (3, 1), (2, 2)])
+def test_a_hand_added_to_an_open_match_is_counted_as_a_full_recount_would(
+    user, players, variant, table
+):
+    """services.hand_record counts a hand added to an open match in two set-based statements
+    (stats.hand_appended), with no refresh after it: what it stores is what a rebuild stores."""
+    sides_count, per_side = table
+    seats = players[: sides_count * per_side]
+    lineup = [seats[side::sides_count] for side in range(sides_count)]
+    rng = random.Random(f"{variant}{table}")
+    for _ in range(2):  # the second match: the players' totals already hold the first's
+        match = services.match_start(
+            circle=user.personal_circle, rules=Rules.make(variant), sides=lineup
+        )
+        while match.is_open and match.hand_count < 30:
+            try:
+                services.hand_record(
+                    match=match,
+                    number=match.hand_count + 1,
+                    tallies=demo.random_hand(rng, sides_count, variant),
+                )
+            except services.ValidationError:
+                continue
+            match.refresh_from_db()
+    kept = _stored(user, KEPT_MODELS)
+    stats.player_summaries_rebuild(user.personal_circle)
+    assert _stored(user, KEPT_MODELS) == kept
+
+
+def test_a_hand_added_to_an_open_match_reads_no_statistics(user, casino_match):
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    services.hand_record(match=casino_match, number=1, tallies=FIRST_8)
+    with CaptureQueriesContext(connection) as queries:
+        services.hand_record(match=casino_match, number=2, tallies=SECOND_8)
+    tables = ("scoring_playermatchstat", "scoring_playerstat", "scoring_playerrecordstat")
+    sql = [query["sql"] for query in queries if any(table in query["sql"] for table in tables)]
+    assert len(sql) == 2 and all(statement.startswith("UPDATE") for statement in sql)
+
+
+def test_a_match_whose_lines_are_missing_is_counted_again(user, casino_match):
+    services.hand_record(match=casino_match, number=1, tallies=FIRST_8)
+    PlayerMatchStat.objects.filter(match=casino_match).delete()  # never counted, somehow
+    services.hand_record(match=casino_match, number=2, tallies=SECOND_8)
+    assert PlayerMatchStat.objects.filter(match=casino_match).count() == 2
+    lines = _stored(user, (PlayerMatchStat,))
+    stats.player_summaries_rebuild(user.personal_circle)
+    assert _stored(user, (PlayerMatchStat,)) == lines

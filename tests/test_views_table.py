@@ -11,7 +11,7 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 from helpers import FIRST_8, HX, app_url, at_once
 
-from scoring import services
+from scoring import services, watch
 from scoring.models import FormSubmission, Hand, Match, Player
 from scoring.once import FIELD
 
@@ -53,16 +53,17 @@ def test_a_hand_number_taken_by_the_winning_hand_says_the_match_is_over(user_cli
     assert 'name="cards_0"' not in body
 
 
-def test_an_unchanged_board_answers_204_without_rendering(user_client, casino_match):
+def test_an_unchanged_board_answers_204_without_rendering(user_client, casino_match, user):
     casino_match.refresh_from_db()
-    url = f"{app_url('match', casino_match)}?since={casino_match.version}"
-    user_client.get(url, headers=HX)  # the session learns the account's language once
+    token = watch.token_for(user.pk, casino_match.pk)
+    url = f"{app_url('match', casino_match)}?watch={token}&since={casino_match.version}"
     with CaptureQueriesContext(connection) as queries:
         response = user_client.get(url, headers=HX)
     assert response.status_code == 204 and response.content == b""
-    # Session, user and the match's row: nothing about sides, seats or hands.
-    assert len(queries) <= 3
-    assert not any("scoring_hand" in q["sql"] or "scoring_seat" in q["sql"] for q in queries)
+    # One read of the match joined to the membership: no session, no user, no sides or hands.
+    assert len(queries) == 1
+    assert "scoring_membership" in queries[0]["sql"]
+    assert not any(name in queries[0]["sql"] for name in ("django_session", "auth_user", "hand"))
 
 
 def test_a_changed_board_sends_totals_turn_sheet_and_number_but_not_the_form(

@@ -9,7 +9,7 @@ from django.utils.safestring import SafeString
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 
-from scoring import charts, once, rules
+from scoring import charts, once, rules, watch
 
 register = template.Library()
 
@@ -32,6 +32,14 @@ CONDITION_SHORT = {"cards": 3, "big_casino": 2}
 def form_once() -> SafeString:
     """A one-time token for a creating form: sent twice, the form creates once (scoring/once.py)."""
     return format_html('<input type="hidden" name="{}" value="{}">', once.FIELD, once.new_token())
+
+
+@register.simple_tag(takes_context=True)
+def watch_token(context: dict[str, Any], match: Any) -> str:
+    """The watch token of the reader's board of `match` (scoring/watch.py: its poll's 204 costs
+    one indexed read)."""
+    user = context["request"].user
+    return watch.token_for(user.pk, match.pk) if user.is_authenticated else ""
 
 
 @register.simple_tag

@@ -17,7 +17,7 @@ from django.views.decorators.http import require_http_methods, require_POST, req
 from django.views.decorators.vary import vary_on_headers
 from django_htmx.http import reswap, retarget, trigger_client_event
 
-from scoring import rules, selectors, services
+from scoring import rules, selectors, services, watch
 from scoring.circles import selectors as circles
 from scoring.circles.access import scoped
 from scoring.circles.context_processors import current_circle
@@ -124,11 +124,13 @@ def match_offline(request: ScopedRequest) -> HttpResponse:
     return render(request, "scoring/match_offline.html", {"hand_forms": hand_forms})
 
 
-def _board_context(match: Match, form: HandForm | None = None, **extra: Any) -> dict[str, Any]:
+def _board_context(
+    match: Match, form: HandForm | None = None, seats: Any = (), **extra: Any
+) -> dict[str, Any]:
     """The scoreboard's context. A new hand's blank form (`fresh_entry`) is made only when it is
     rendered, as the page usually takes it from the fragment cache: the template calls `form`,
-    made once."""
-    board = selectors.match_board(match)
+    made once. `seats`: the match's, when a save just read them."""
+    board = selectors.match_board(match, seats=seats)
     fresh_entry = False
     if form is None and match.is_open and match.hand_count >= MAX_HANDS:
         extra.setdefault("moved_note", services.match_full_message())
@@ -154,9 +156,13 @@ def match_detail(request: ScopedRequest, pk: int) -> HttpResponse:
     match = request.scope.match(pk)
     since = request.GET.get("since")
     if request.htmx and since is not None:
-        # An open board asking whether anything changed (a hand saved on another phone).
+        # An open board asking whether anything changed (a hand saved on another phone): most
+        # answers are WatchMiddleware's 204, before this view. One that gets here unchanged has
+        # a token too old (or none, or another account's): the board gets a fresh one.
         if since == str(match.version):
-            return HttpResponse(status=204)
+            if watch.watcher(request.GET.get("watch", ""), match.pk) == request.user.pk:
+                return HttpResponse(status=204)
+            return render(request, f"{MATCH_TEMPLATE}#poll", {"match": match})
         if match.is_open:
             # Totals, turn, sheet and hand number only: what is being typed stays.
             return render(request, f"{MATCH_TEMPLATE}#board-update", _board_context(match))
@@ -209,7 +215,7 @@ def hand_create(request: ScopedRequest, pk: int) -> HttpResponse:
     status = 400  # the form says what is wrong
     if form.is_valid():
         try:
-            services.hand_record(
+            recorded = services.hand_record(
                 match=match,
                 number=form.cleaned_data["number"],
                 tallies=form.tallies,
@@ -231,8 +237,11 @@ def hand_create(request: ScopedRequest, pk: int) -> HttpResponse:
                     "number": form.cleaned_data["number"],
                 }
                 return redirect(match)
-            match.refresh_from_db()
-            return _hand_answer(request, match, changed=True, saved=True)
+            if recorded.created:  # the match and its seats as the save left them
+                match = recorded.hand.match
+            else:
+                match.refresh_from_db()
+            return _hand_answer(request, match, changed=True, saved=True, seats=recorded.seats)
     match.refresh_from_db()
     answer = _hand_answer(request, match, form, status=status)
     return unavailable(answer) if status == 503 else answer
