@@ -57,7 +57,7 @@ MEMBER_VERSION = (
 SHARED_VERSION = f"SELECT version FROM {Match._meta.db_table} WHERE share_token = %s"
 
 
-def _one(sql: str, params: tuple[object, ...]) -> int | None:
+def _one(sql: str, params: tuple[int | str, ...]) -> int | None:
     with connection.cursor() as cursor:
         cursor.execute(sql, params)
         row = cursor.fetchone()

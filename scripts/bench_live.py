@@ -68,12 +68,12 @@ def _seed(boards: int, members: int, workdir: Path) -> dict[str, Any]:
         client = Client()
         client.force_login(user)
         accounts.append((user, client.cookies["sessionid"].value))
-    ana = services.player_create(circle=club, name="Ana")
-    ben = services.player_create(circle=club, name="Ben")
     seven = rules.Tally.make(cards=27, spades=7, big_casino=True, aces="S")
     four = rules.Tally.make(cards=25, spades=6, little_casino=True, aces="CHD")
     lines = []
     for index in range(boards):
+        # Each table its own players, as at a club night (their statistics are their own rows).
+        ana, ben = (services.player_create(circle=club, name=f"{name} {index}") for name in "AB")
         match = services.match_start(
             circle=club, rules=rules.Rules.make("casino", target=999), sides=[[ana], [ben]]
         )
