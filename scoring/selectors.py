@@ -104,11 +104,17 @@ class Board:
     are already rendered for this version of the match (the fragment cache) reads nothing."""
 
     def __init__(
-        self, match: Match, *, latest: int | None = BOARD_HANDS, seats: Sequence[Seat] = ()
+        self,
+        match: Match,
+        *,
+        latest: int | None = BOARD_HANDS,
+        seats: Sequence[Seat] = (),
+        last_tallies: Sequence[Tally] = (),
     ) -> None:
         self.match = match
         if seats:  # read already, with their players and sides (a hand just saved)
             self.__dict__["_seats"] = list(seats)
+        self._last_tallies = list(last_tallies)  # the latest hand's, just stored
         # The first hand of the sheet shown (1: every hand).
         self.first_hand = 1 if latest is None else max(1, match.hand_count - latest + 1)
 
@@ -252,6 +258,15 @@ class Board:
             for number, hand_tallies in by_hand.items()
         ]
 
+    @cached_property
+    def latest(self) -> HandRow | None:
+        """The latest hand's row: from its tallies when a save just stored them, else read."""
+        if self._last_tallies:
+            dealer = self._last_tallies[0].hand.dealer_seat
+            number = self.match.hand_count
+            return HandRow(number, self.seat_names[dealer], self._last_tallies, True)
+        return self.hands[-1] if self.hands else None
+
     @property
     def running_totals(self) -> list[list[int]]:
         """Start totals, then each side's total after every hand (for the chart)."""
@@ -262,11 +277,16 @@ class Board:
 
 
 def match_board(
-    match: Match, *, latest: int | None = BOARD_HANDS, seats: Sequence[Seat] = ()
+    match: Match,
+    *,
+    latest: int | None = BOARD_HANDS,
+    seats: Sequence[Seat] = (),
+    last_tallies: Sequence[Tally] = (),
 ) -> Board:
     """The scoreboard of `match`, with the score sheet's `latest` hands (every hand with
-    latest=None); `seats`, when the caller has them with their players and sides."""
-    return Board(match, latest=latest, seats=seats)
+    latest=None); `seats` and the latest hand's `last_tallies`, when the caller has them (a
+    save just stored them)."""
+    return Board(match, latest=latest, seats=seats, last_tallies=last_tallies)
 
 
 @dataclass(frozen=True)

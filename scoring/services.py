@@ -69,6 +69,7 @@ class HandRecorded:
     # A new hand's match seats, with their players and sides as the hand left them (for the
     # board the answer shows, without reading them again); none for a hand sent again.
     seats: Sequence[Seat] = ()
+    tallies: Sequence[Tally] = ()  # and its tallies, as stored
 
 
 def _name_taken(name: str) -> ValidationError:
@@ -179,15 +180,23 @@ def hand_record(
     tallies: Sequence[rules.Tally],
     by: User | None = None,
     client_id: str = "",
+    locked: bool = False,
 ) -> HandRecorded:
-    """Record hand `number` (the next one) and re-score the match.
+    """Record hand `number` (the next one) and re-score the match (`locked`: the caller read
+    `match` locked, in the transaction this runs in, so it is not read again).
 
     The same hand sent twice (double tap, two phones) is recorded once: a resend of an existing
     hand with the same counts returns it with created=False; different counts raise
     HandNumberTaken, which names the next free number. A hand saved without signal carries the
     `client_id` its phone gave it: once recorded, under whatever number, a resend of that id is
-    the same hand.
+    the same hand. Locked by the caller, no other save of the match can run meanwhile: it runs
+    in the caller's transaction, which a failure rolls back.
     """
+    if locked:
+        sent = _sent_before(match, client_id)
+        if sent is not None:
+            return HandRecorded(sent, created=False)
+        return _hand_insert(match, number, tallies, by, client_id, locked=True)
     try:
         with transaction.atomic():
             sent = _sent_before(match, client_id)
@@ -228,8 +237,11 @@ def _hand_insert(
     tallies: Sequence[rules.Tally],
     by: User | None,
     client_id: str = "",
+    *,
+    locked: bool = False,
 ) -> HandRecorded:
-    match = _locked(match)
+    if not locked:
+        match = _locked(match)
     # Hands are numbered 1 to hand_count: only a number up to it can be taken.
     existing = (
         Hand.objects.filter(match=match, number=number).first()
@@ -268,8 +280,8 @@ def _hand_insert(
         pot_spades=pots[1],
     )
     seated = [(seat.player_id, seat.side_id) for seat in seats]
-    _append_scored(match, hand, sides, seated, tallies, scored)
-    return HandRecorded(hand, created=True, seats=seats)
+    rows = _append_scored(match, hand, sides, seated, tallies, scored)
+    return HandRecorded(hand, created=True, seats=seats, tallies=rows)
 
 
 def _scored_next(
@@ -300,7 +312,7 @@ def _append_scored(
     seated: Sequence[tuple[int, int]],
     tallies: Sequence[rules.Tally],
     scored: rules.HandScore,
-) -> None:
+) -> list[Tally]:
     """Store the next hand's tallies with their points, and what they change in the match."""
     rows = Tally.objects.bulk_create(
         bulk.tally_row(hand, side, tally, breakdown, total)
@@ -318,6 +330,9 @@ def _append_scored(
         hand_count=hand.number,
         appended=(rows, seated),
     )
+    for row in rows:
+        row.hand = hand  # for the board the answer shows (the rows name it by id)
+    return rows
 
 
 def _derive(row: Tally, breakdown: rules.Breakdown, total: int) -> bool:

@@ -162,8 +162,10 @@ class Scope:
             self.require_admin()
         return found
 
-    def match(self, pk: Any, *, admin: bool = False) -> Match:
-        return self._get(Match.objects.all(), pk, admin)
+    def match(self, pk: Any, *, admin: bool = False, lock: bool = False) -> Match:
+        """`lock`: the match's row locked until the caller's transaction ends (a save)."""
+        matches = Match.objects.select_for_update(of=("self",)) if lock else Match.objects.all()
+        return self._get(matches, pk, admin)
 
     def player(self, pk: Any, *, admin: bool = False) -> Player:
         return self._get(Player.objects.all(), pk, admin)

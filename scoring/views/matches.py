@@ -8,7 +8,7 @@ from typing import Any
 
 from django.contrib import messages
 from django.core.exceptions import PermissionDenied, ValidationError
-from django.db import DatabaseError
+from django.db import DatabaseError, transaction
 from django.http import Http404, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
@@ -125,12 +125,17 @@ def match_offline(request: ScopedRequest) -> HttpResponse:
 
 
 def _board_context(
-    match: Match, form: HandForm | None = None, seats: Any = (), **extra: Any
+    match: Match,
+    form: HandForm | None = None,
+    seats: Any = (),
+    last_tallies: Any = (),
+    **extra: Any,
 ) -> dict[str, Any]:
     """The scoreboard's context. A new hand's blank form (`fresh_entry`) is made only when it is
     rendered, as the page usually takes it from the fragment cache: the template calls `form`,
-    made once. `seats`: the match's, when a save just read them."""
-    board = selectors.match_board(match, seats=seats)
+    made once. `seats` and `last_tallies`: the match's seats and its latest hand's tallies,
+    when a save just read and wrote them."""
+    board = selectors.match_board(match, seats=seats, last_tallies=last_tallies)
     fresh_entry = False
     if form is None and match.is_open and match.hand_count >= MAX_HANDS:
         extra.setdefault("moved_note", services.match_full_message())
@@ -203,45 +208,71 @@ def _whole_board(response: HttpResponse) -> HttpResponse:
 @scoped
 @require_POST
 def hand_create(request: ScopedRequest, pk: int) -> HttpResponse:
-    match = request.scope.match(pk)
-    names = selectors.side_names(match)
-    step = HandForm.parse_step(request.POST.get("step", ""), len(names))
-    if step is not None:  # a sweep stepper without JavaScript: count it, save nothing
-        form = HandForm.redrawn(request.POST, side_names=names, variant=match.variant, step=step)
-        return _hand_answer(request, match, form)
-    form = HandForm.for_match(match, request.POST, names=names)
-    if request.POST.get("preview"):  # "Check points" without JavaScript
-        return _hand_answer(request, match, form, **_preview(match, form))
-    status = 400  # the form says what is wrong
-    if form.is_valid():
-        try:
-            recorded = services.hand_record(
-                match=match,
-                number=form.cleaned_data["number"],
-                tallies=form.tallies,
-                by=request.user,
+    match: Match | None = None
+    if request.POST.get("step") or request.POST.get("preview"):
+        match = request.scope.match(pk)
+        step = HandForm.parse_step(request.POST.get("step", ""), match.table[0])
+        if step is not None:  # a sweep stepper without JavaScript: count it, save nothing
+            names = selectors.side_names(match)
+            form = HandForm.redrawn(
+                request.POST, side_names=names, variant=match.variant, step=step
             )
-        except services.HandNumberTaken as taken:
-            return _hand_moved(request, match, taken)
-        except ValidationError as error:
-            form.add_error(None, error)
-        except DatabaseError:
-            # hand_record is one transaction: when it fails, none of the hand was stored.
-            logger.exception("Recording hand of match %s failed", match.pk)
-            form.add_error(None, _("Could not save the hand, nothing was stored; try again."))
-            status = 503
+            return _hand_answer(request, match, form)
+        if request.POST.get("preview"):  # "Check points" without JavaScript
+            form = HandForm.for_match(match, request.POST)
+            return _hand_answer(request, match, form, **_preview(match, form))
+    status = 400  # the form says what is wrong
+    refused: ValidationError | str | None = None
+    recorded: services.HandRecorded | None = None
+    taken: services.HandNumberTaken | None = None
+    locked = match is None
+    try:
+        with transaction.atomic():  # one transaction: a failure anywhere in it stores nothing
+            if match is None:  # read locked: the save does not read it again
+                match = request.scope.match(pk, lock=True)
+            # The names are only the labels of a form shown again: a hand that saves is
+            # checked without reading them (a refused one is shown by the named form, below).
+            form = HandForm(request.POST, side_names=[""] * match.table[0], variant=match.variant)
+            if form.is_valid():
+                recorded = services.hand_record(
+                    match=match,
+                    number=form.cleaned_data["number"],
+                    tallies=form.tallies,
+                    by=request.user,
+                    locked=locked,
+                )
+    except services.HandNumberTaken as error:
+        taken = error
+    except ValidationError as error:
+        refused = error
+    except DatabaseError:
+        if match is None:  # the match could not even be read
+            raise
+        logger.exception("Recording hand of match %s failed", match.pk)
+        refused = _("Could not save the hand, nothing was stored; try again.")
+        status = 503
+    assert match is not None  # read above, or nothing after this would run
+    if taken is not None:
+        return _hand_moved(request, match, taken)
+    if recorded is not None:
+        if not request.htmx:
+            request.session[SAVED_KEY] = {"match": match.pk, "number": recorded.hand.number}
+            return redirect(match)
+        if recorded.created:  # the match and its seats as the save left them
+            match = recorded.hand.match
         else:
-            if not request.htmx:
-                request.session[SAVED_KEY] = {
-                    "match": match.pk,
-                    "number": form.cleaned_data["number"],
-                }
-                return redirect(match)
-            if recorded.created:  # the match and its seats as the save left them
-                match = recorded.hand.match
-            else:
-                match.refresh_from_db()
-            return _hand_answer(request, match, changed=True, saved=True, seats=recorded.seats)
+            match.refresh_from_db()
+        return _hand_answer(
+            request,
+            match,
+            changed=True,
+            saved=True,
+            seats=recorded.seats,
+            last_tallies=recorded.tallies,
+        )
+    form = HandForm.for_match(match, request.POST)
+    if form.is_valid() and refused is not None:
+        form.add_error(None, refused)
     match.refresh_from_db()
     answer = _hand_answer(request, match, form, status=status)
     return unavailable(answer) if status == 503 else answer
