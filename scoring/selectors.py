@@ -234,6 +234,15 @@ class Board:
         match = self.match
         return f"{match.pk}:{match.created_at.timestamp()}:{match.version}"
 
+    @property
+    def entry_key(self) -> str:
+        """What a new hand's blank form depends on besides the language: the match's table (its
+        names) and game, not its version (a save renders only the form's number)."""
+        match = self.match
+        return f"{match.pk}:{match.created_at.timestamp()}:{match.variant}:" + "|".join(
+            self.side_names
+        )
+
     @cached_property
     def hands(self) -> list[HandRow]:
         """The score sheet's rows, read when first used (a board whose sheet is already

@@ -81,3 +81,22 @@ def test_a_won_match_keeps_its_rematch_form_fresh(user_client, casino_match):
     # The rematch form's one-time token is new on each load (it is never cached).
     token = 'name="form_once" value="'
     assert first.split(token)[1][:20] != again.split(token)[1][:20]
+
+
+def test_a_new_hands_blank_form_is_rendered_once_per_table_not_per_version(
+    user_client, casino_match
+):
+    from django.core.cache import caches
+
+    fragments = caches["fragments"]
+    fragments.clear()
+    for number in range(1, 4):
+        _board(user_client, casino_match)
+        data = {"number": str(number), "cards_0": "27", "spades_0": "7", "card_10D": "0"}
+        answer = user_client.post(
+            reverse("scoring:hand-create", args=[casino_match.pk]), data, headers=HX
+        )
+        assert f'name="number" value="{number + 1}"' in answer.content.decode()
+    kept = [key for key in fragments._cache if "hand-counts" in key]
+    versions = [key for key in fragments._cache if "hand-entry" in key]
+    assert len(kept) == 1 and len(versions) >= 3

@@ -24,6 +24,7 @@ from django.contrib.auth import get_user_model
 from django.core.cache import caches
 from django.core.management.base import BaseCommand, CommandParser
 from django.db import connection
+from django.db.models import F
 from django.test import Client
 from django.urls import reverse
 
@@ -100,9 +101,18 @@ class Command(BaseCommand):
         hands = Match.objects.get(pk=long.pk).hand_count
         fragments = caches["fragments"]
         gc.collect()  # what the saves above left, so that its collection is not timed below
+
         # Warm: loaded again at the same version (other phones, reloads, polls that found news).
-        # Cold: the first load of a version, nothing of it rendered yet.
-        for label, before in (("", lambda: None), (" (first load of a version)", fragments.clear)):
+        # The first load of a version (another phone saved: what is kept per table stays), and
+        # with nothing rendered at all (a new server process).
+        def new_version() -> None:
+            Match.objects.filter(pk=long.pk).update(version=F("version") + 1)
+
+        for label, before in (
+            ("", lambda: None),
+            (" (first load of a version)", new_version),
+            (" (nothing rendered yet)", fragments.clear),
+        ):
             timings: list[tuple[float, float]] = []
             for _ in range(self.repeat * 2):
                 before()
@@ -117,7 +127,7 @@ class Command(BaseCommand):
             out(
                 f"{'' if label else chr(10)}scoreboard GET at {hands} hands{label}: "
                 f"{seconds * 1000:.1f} ms, {seconds / floor:.2f}x the signed-in home page "
-                f"({floor * 1000:.1f} ms; goal <= {2 if label else 3}x)"
+                f"({floor * 1000:.1f} ms; goal <= {2 if 'version' in label else 3}x)"
             )
         if options["history"]:
             self._edit(options["history"])
