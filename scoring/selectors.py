@@ -80,6 +80,12 @@ class HandRow:
         return any(tally.jack_of_spades for tally in self.tallies)
 
     @property
+    def cache_key(self) -> str:
+        """What the hand's row of the score sheet shows: its number and each side's points and
+        total after it (a row rendered once is kept until an edit changes these)."""
+        return f"{self.number}:" + "|".join(f"{t.points}/{t.total_after}" for t in self.tallies)
+
+    @property
     def leader(self) -> int | None:
         """The side alone highest after this hand (None when two share the top)."""
         return lone_top([tally.total_after for tally in self.tallies])

@@ -2,6 +2,8 @@
 loaded again reads only the match, and nothing rendered under an old version, name or language is
 shown again."""
 
+import re
+
 import pytest
 from django.test import Client
 from django.urls import reverse
@@ -100,3 +102,24 @@ def test_a_new_hands_blank_form_is_rendered_once_per_table_not_per_version(
     kept = [key for key in fragments._cache if "hand-counts" in key]
     versions = [key for key in fragments._cache if "hand-entry" in key]
     assert len(kept) == 1 and len(versions) >= 3
+
+
+def test_a_sheet_row_kept_from_before_shows_an_edit_at_once(user_client, casino_match):
+    """Sheet rows are kept per hand and its totals: an edit of hand 1 changes its row and the
+    totals of every row after it."""
+    from helpers import SECOND_8
+
+    services.hand_record(match=casino_match, number=1, tallies=FIRST_8)
+    services.hand_record(match=casino_match, number=2, tallies=FIRST_8)
+    before = _board(user_client, casino_match)
+    services.hand_edit(match=casino_match, number=1, tallies=SECOND_8)
+    after = _board(user_client, casino_match)
+    rows = re.findall(r'<tr class="hand-row">(.*?)</tr>', after, re.S)
+    totals = [re.findall(r'class="run-total">(\d+)<', row) for row in rows]
+    casino_match.refresh_from_db()
+    stored = [
+        [t.total_after for t in hand.tallies.order_by("side__position")]
+        for hand in casino_match.hands.order_by("number")
+    ]
+    assert [[int(t) for t in row] for row in totals] == stored
+    assert before != after

@@ -99,7 +99,13 @@ def test_hands_typed_by_one_account_are_never_sent_in_another_accounts_session(
     _log_in_again(page, live_server, "ana")
     expect(page.locator("[data-net-badge]")).to_be_hidden()
     page.goto(url)
-    # Sent (the phone scores waiting hands too, so the totals alone do not say it).
+    # Sent (the phone scores waiting hands too, so the totals alone do not say it; and the list
+    # is empty too before the outbox has read what waits): the server's board comes back.
+    expect(page.locator("[data-offline-scored]")).to_be_hidden()
+    for _ in range(50):
+        if Hand.objects.count() == 2:
+            break
+        page.wait_for_timeout(100)
     expect(page.locator("[data-outbox-list] > li")).to_have_count(0)
     expect(page.locator("[data-total]")).to_have_text(["8", "14"])
     hands = Hand.objects.order_by("number")
@@ -134,7 +140,12 @@ def test_hands_waiting_when_the_session_ends_elsewhere_wait_for_their_account(
     page.click("form.stack button[type=submit]")
     page.wait_for_url(f"{live_server.url}/matches/")
     page.goto(url)
-    # Sent (the phone scores waiting hands too, so the totals alone do not say it).
+    # Sent: the server's board comes back (see above).
+    expect(page.locator("[data-offline-scored]")).to_be_hidden()
+    for _ in range(50):
+        if Hand.objects.exists():
+            break
+        page.wait_for_timeout(100)
     expect(page.locator("[data-outbox-list] > li")).to_have_count(0)
     expect(page.locator("[data-total]")).to_have_text(["4", "7"])
     assert [(hand.number, hand.entered_by) for hand in Hand.objects.all()] == [(1, ana)]
