@@ -101,8 +101,28 @@
       if (form) draftSave(form);
     });
   });
+  // A double tap on Save: the second tap lands on the next hand's fresh form a moment later and
+  // would only bring back "required" under every box. An untouched form sent right after a
+  // save is not sent (outbox.js does the same for a hand kept without signal).
+  var DOUBLE_TAP_MS = 1500;
+  var savedAt = 0;
+  function noteSaved() { savedAt = Date.now(); }
+  function untouched(form) {
+    return !Array.prototype.some.call(form.elements, function (field) {
+      if (field.type === "radio" || field.type === "checkbox") return field.checked;
+      if (field.type !== "number") return false;
+      return field.value !== "" && !(field.name.indexOf("sweeps_") === 0 && field.value === "0");
+    });
+  }
+  function secondTap(form) { return Date.now() - savedAt < DOUBLE_TAP_MS && untouched(form); }
+  document.body.addEventListener("htmx:beforeRequest", function (event) {
+    var elt = event.detail.elt;
+    if (elt && elt.matches && elt.matches("[data-hand-form]") && secondTap(elt)) event.preventDefault();
+  });
+
   // A saved hand: its draft is done with (the server's answer says so: HX-Trigger "hand-saved").
   document.body.addEventListener("hand-saved", function (event) {
+    noteSaved();
     if (event.detail && event.detail.match) draftForget(String(event.detail.match));
   });
   function restoreDrafts() {
@@ -217,5 +237,8 @@
   // What outbox.js uses of this file: it forgets a hand's draft once the hand is in the outbox,
   // and asks the board for what changed once hands are sent.
   // local.js restores the draft of a board it builds itself.
-  window.casinoApp = { draftForget: draftForget, draftRestore: draftRestore, fillDerived: fillDerived, refreshBoard: refreshBoard };
+  window.casinoApp = {
+    draftForget: draftForget, draftRestore: draftRestore, fillDerived: fillDerived, refreshBoard: refreshBoard,
+    noteSaved: noteSaved, secondTap: secondTap,
+  };
 })();

@@ -688,6 +688,7 @@
       number: number, fields: fields, created: Date.now(), state: "waiting",
     };
     var fixing = form.dataset.fixing;
+    app.noteSaved();
     if (fixing) return fixed(form, fixing, entry);
     // The form is ready for the next hand at once, before the outbox has stored this one.
     draftForget(form.dataset.draft);
@@ -712,7 +713,7 @@
     var form = event.target;
     if (!form.matches || !form.matches("[data-hand-form][data-local]")) return;
     event.preventDefault();
-    queue(form);
+    if (!app.secondTap(form)) queue(form);
   });
   // An earlier waiting hand saved again: in its place (its number, its turn to be sent), under a
   // new id, as the counts are new.
@@ -735,8 +736,10 @@
     if (!form || (navigator.onLine && !form.dataset.fixing)) return;
     // Without signal nothing of the form is asked of the server: the points preview neither
     // (it would only fail, and say so). A waiting hand being fixed goes back to the outbox too.
+    // A second tap on Save (app.js stopped it) queues nothing.
+    var again = event.defaultPrevented;
     event.preventDefault();
-    if (elt === form) queue(form);
+    if (elt === form && !again) queue(form);
   });
 
   // A server that is down or busy (503, a gateway's 502 or 504, an answer that is not the
