@@ -33,7 +33,7 @@ from pathlib import Path
 from typing import Any
 
 import bench_load
-from bench_load import ROOT, SCRIPTS, _free_port, _setting, _wait_until_up
+from bench_load import ROOT, SCRIPTS, _free_port, _setting, _wait_until_up, start_gunicorn
 
 POLL_EVERY_S = 4  # an open board's poll (templates/scoring/match_detail.html)
 PHONES = 3  # phones open on one table's board
@@ -180,17 +180,7 @@ def main() -> int:
         )
         port = _free_port()
         base = f"http://127.0.0.1:{port}"
-        log = (workdir / "gunicorn.log").open("wb")
-        server = subprocess.Popen(
-            [
-                *(str(Path(sys.executable).parent / "gunicorn"), "casino_site.wsgi"),
-                *("--config", str(SCRIPTS / "gunicorn.conf.py"), "--bind", f"127.0.0.1:{port}"),
-                *("--workers", str(workers), "--access-logfile", "/dev/null"),
-            ],
-            cwd=ROOT,
-            stdout=log,
-            stderr=subprocess.STDOUT,
-        )
+        server = start_gunicorn(workdir, port, workers)
         _wait_until_up(f"{base}/healthz", server)
         # Every worker's code loaded before the clock starts.
         _wrk(base, connections, 1, seeded["file"], "0", seeded["csrf"])

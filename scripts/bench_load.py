@@ -121,6 +121,21 @@ def _count_hands(user_id: int) -> int:
     return Hand.objects.filter(match__circle__personal_for_id=user_id).count()
 
 
+def start_gunicorn(workdir: Path, port: int, workers: int) -> subprocess.Popen[bytes]:
+    """gunicorn in production mode on loopback (scripts/gunicorn.conf.py), its log in workdir."""
+    log = (workdir / "gunicorn.log").open("wb")
+    return subprocess.Popen(
+        [
+            *(str(Path(sys.executable).parent / "gunicorn"), "casino_site.wsgi"),
+            *("--config", str(SCRIPTS / "gunicorn.conf.py"), "--bind", f"127.0.0.1:{port}"),
+            *("--workers", str(workers), "--access-logfile", "/dev/null"),
+        ],
+        cwd=ROOT,
+        stdout=log,
+        stderr=subprocess.STDOUT,
+    )
+
+
 def _wait_until_up(url: str, server: subprocess.Popen[bytes], seconds: float = 30) -> None:
     deadline = time.monotonic() + seconds
     while time.monotonic() < deadline:
@@ -210,24 +225,7 @@ def main() -> int:
         before = _count_hands(seeded["user_id"])
         port = _free_port()
         base = f"http://127.0.0.1:{port}"
-        log = (workdir / "gunicorn.log").open("wb")
-        server = subprocess.Popen(
-            [
-                str(Path(sys.executable).parent / "gunicorn"),
-                "casino_site.wsgi",
-                "--config",
-                str(SCRIPTS / "gunicorn.conf.py"),
-                "--bind",
-                f"127.0.0.1:{port}",
-                "--workers",
-                str(workers),
-                "--access-logfile",
-                "/dev/null",
-            ],
-            cwd=ROOT,
-            stdout=log,
-            stderr=subprocess.STDOUT,
-        )
+        server = start_gunicorn(workdir, port, workers)
         _wait_until_up(f"{base}/", server)
         _warm_up(base, seeded, workers)
         if not _reads_side_by_side(base, seeded, connections, _setting("BENCH_READ_DURATION", 10)):
@@ -261,7 +259,6 @@ def main() -> int:
         server.send_signal(signal.SIGTERM)
         server.wait(timeout=30)
         server = None
-        log.close()
         lines = [line for line in wrk.stdout.splitlines() if line.startswith("BENCH ")]
         if wrk.returncode != 0 or not lines:
             print(wrk.stdout, wrk.stderr, sep="\n")

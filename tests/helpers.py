@@ -121,3 +121,16 @@ def run_command(*args: str, stdin: str = "") -> tuple[int, str, str]:
         except SystemExit as stop:
             code = stop.code  # type: ignore[assignment]
     return code, out.getvalue(), err.getvalue()
+
+
+def shared_match(owner: Any, member: Any) -> Any:
+    """A match of Ana and Ben in `owner`'s circle, which `member` belongs to as well."""
+    from scoring import services
+    from scoring.circles.access import personal_circle
+    from scoring.models import Membership
+    from scoring.rules import Rules
+
+    circle = personal_circle(owner)
+    Membership.objects.create(circle=circle, user=member, role="member")
+    ana, ben = (services.player_create(circle=circle, name=name) for name in ("Ana", "Ben"))
+    return services.match_start(circle=circle, rules=Rules.make("casino"), sides=[[ana], [ben]])

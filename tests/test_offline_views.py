@@ -8,12 +8,11 @@ from unittest import mock
 from django.db import OperationalError
 from django.test import Client
 from django.urls import reverse
-from helpers import FIRST_11, tally
+from helpers import FIRST_11, shared_match, tally
 
 from scoring import rules as rules_module
 from scoring import services
 from scoring.circles import services as circles
-from scoring.circles.access import personal_circle
 from scoring.models import Hand, Membership
 from scoring.rules import Rules
 
@@ -89,16 +88,8 @@ def test_an_expired_session_or_a_stale_token_records_nothing(client, casino_matc
 # --- every answer the outbox can get is one it can read ---------------------------------------
 
 
-def _shared_match(owner, member):
-    """A match of `owner`'s circle, which `member` belongs to as well."""
-    circle = personal_circle(owner)
-    Membership.objects.create(circle=circle, user=member, role="member")
-    ana, ben = (services.player_create(circle=circle, name=name) for name in ("Ana", "Ben"))
-    return services.match_start(circle=circle, rules=Rules.make("casino"), sides=[[ana], [ben]])
-
-
 def test_a_removed_member_is_told_in_json_that_the_match_is_gone(client, user, other_user):
-    match = _shared_match(user, other_user)
+    match = shared_match(user, other_user)
     client.force_login(other_user)
     circles.member_remove(
         circle=match.circle,

@@ -9,11 +9,10 @@ import pytest
 from django.core import signing
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
-from helpers import FIRST_8, HX
+from helpers import FIRST_8, HX, shared_match
 
 from scoring import services, watch
 from scoring.circles import services as circles
-from scoring.circles.access import personal_circle
 from scoring.models import Membership
 from scoring.rules import Rules
 from scoring.sharing import links
@@ -43,15 +42,8 @@ def test_a_saved_hand_is_seen_by_the_next_poll(user_client, casino_match):
     assert response.status_code == 200 and 'id="board-status"' in response.content.decode()
 
 
-def _shared(owner, member):
-    circle = personal_circle(owner)
-    Membership.objects.create(circle=circle, user=member, role="member")
-    ana, ben = (services.player_create(circle=circle, name=name) for name in ("Ana", "Ben"))
-    return services.match_start(circle=circle, rules=Rules.make("casino"), sides=[[ana], [ben]])
-
-
 def test_a_removed_member_gets_no_204_at_once(client, user, other_user):
-    match = _shared(user, other_user)
+    match = shared_match(user, other_user)
     client.force_login(other_user)
     url = _poll_url(client, match)
     assert client.get(url, headers=HX).status_code == 204
@@ -61,7 +53,7 @@ def test_a_removed_member_gets_no_204_at_once(client, user, other_user):
 
 
 def test_a_deleted_account_gets_no_204(client, user, other_user):
-    match = _shared(user, other_user)
+    match = shared_match(user, other_user)
     client.force_login(other_user)
     url = _poll_url(client, match)
     other_user.delete()
