@@ -279,8 +279,7 @@ def _hand_insert(
         pot_cards=pots[0],
         pot_spades=pots[1],
     )
-    seated = [(seat.player_id, seat.side_id) for seat in seats]
-    rows = _append_scored(match, hand, sides, seated, tallies, scored)
+    rows = _append_scored(match, hand, sides, seats, tallies, scored)
     return HandRecorded(hand, created=True, seats=seats, tallies=rows)
 
 
@@ -309,7 +308,7 @@ def _append_scored(
     match: Match,
     hand: Hand,
     sides: Sequence[Side],
-    seated: Sequence[tuple[int, int]],
+    seats: Sequence[Seat],
     tallies: Sequence[rules.Tally],
     scored: rules.HandScore,
 ) -> list[Tally]:
@@ -328,7 +327,7 @@ def _append_scored(
         winner=scored.winner,
         outcome=scored.outcome,
         hand_count=hand.number,
-        appended=(rows, seated),
+        appended=(rows, seats),
     )
     for row in rows:
         row.hand = hand  # for the board the answer shows (the rows name it by id)
@@ -547,11 +546,11 @@ def _result_save(
     winner: int | None,
     outcome: rules.Outcome | None,
     hand_count: int,
-    appended: tuple[Sequence[Tally], Sequence[tuple[int, int]]] | None = None,
+    appended: tuple[Sequence[Tally], Sequence[Seat]] | None = None,
 ) -> None:
     """Store the sides' totals and how the match stands; bump its version; keep ratings and
-    statistics right (`appended`: the tallies of the one hand just added, and who sits on
-    which side, for counting it as such)."""
+    statistics right (`appended`: the tallies of the one hand just added and the match's seats,
+    for counting it as such)."""
     status_before = match.status
     moved = [side for side, total in zip(sides, totals, strict=True) if side.total != total]
     before = ratings.finish(match, sides)
@@ -586,7 +585,9 @@ def _result_save(
     if after != before:
         ratings.follow(match, was_rated=before is not None)
     if appended is not None:
-        stats.hand_appended(match, sides, *appended, status_before)
+        rows, seats = appended
+        seated = [(seat.player_id, seat.side_id) for seat in seats]
+        stats.hand_appended(match, sides, rows, seated, status_before)
     else:
         stats.player_summaries_refresh(match)
 

@@ -76,8 +76,10 @@ def shared_version(token: str) -> int | None:
 
 def unchanged(request: HttpRequest) -> bool:
     """Whether this is an open board's poll and the board is as the server has it."""
+    if request.method != "GET" or "HX-Request" not in request.headers:
+        return False
     since = request.GET.get("since")
-    if request.method != "GET" or not since or "HX-Request" not in request.headers:
+    if not since:
         return False
     if found := MATCH_POLL.match(request.path_info):
         match_id = int(found.group(1))

@@ -151,12 +151,8 @@
 
   // The board's match as the server's Board.offline has it, before the first hand.
   function boardOf(E, rules, sides, seats, firstDealer, totals) {
-    var written = {};
-    ["variant", "target", "sweeps", "several_reach", "scoring", "twenty_needs", "ties", "sweep_freeze"].forEach(function (name) {
-      written[name] = name === "target" ? rules.target : String(rules[name]);
-    });
     return {
-      rules: written, sides: sides, seats: seats, first_dealer: firstDealer, hand_count: 0,
+      rules: outbox.rulesJson(rules), sides: sides, seats: seats, first_dealer: firstDealer, hand_count: 0,
       totals: totals, tied: E.scoreMatch(rules, [], totals).status === E.Status.TIED, pots: [0, 0],
     };
   }
@@ -221,11 +217,7 @@
     if (starting) return null;
     starting = true;
     return engine().then(function (E) {
-      var rules = E.Rules.make(match.rules.variant, {
-        target: match.rules.target, sweeps: match.rules.sweeps, several_reach: match.rules.several_reach,
-        scoring: match.rules.scoring, twenty_needs: match.rules.twenty_needs, ties: match.rules.ties,
-        sweep_freeze: match.rules.sweep_freeze,
-      });
+      var rules = outbox.rulesOf(E, match.rules);
       var next = E.tableTurn(rules, { players: match.seats.length, first_dealer: match.first_dealer, hand_index: played });
       var heading = document.querySelector(".match-title");
       var game = heading ? (heading.dataset.game || heading.firstChild.textContent).trim() : rules.variant;
@@ -238,7 +230,6 @@
   }
 
   // --- the board of a match started here --------------------------------------------------------
-  var OWN_FORMS = ["swedish", "spade", "finnish"];  // views.matches.OWN_HAND_FORMS
   function named(root, names) {
     function put(text) { return text.replace(/\[\[(\d)\]\]/g, function (_, side) { return names[Number(side)]; }); }
     var walker = document.createTreeWalker(root, NodeFilter.SHOW_TEXT);
@@ -273,8 +264,9 @@
     data.appendChild(script);
     var form = document.querySelector("template[data-local-form]").content.firstElementChild.cloneNode(true);
     form.dataset.draft = LOCAL + entry.id;
-    var kind = OWN_FORMS.indexOf(match.rules.variant) === -1 ? "casino" : match.rules.variant;
-    var fields = document.querySelector('template[data-hand-fields="' + match.sides.length + "-" + kind + '"]').content.cloneNode(true);
+    // The game's own hand form where it has one (views.matches.OWN_HAND_FORMS), else Casino's.
+    function fieldsOf(game) { return document.querySelector('template[data-hand-fields="' + match.sides.length + "-" + game + '"]'); }
+    var fields = (fieldsOf(match.rules.variant) || fieldsOf("casino")).content.cloneNode(true);
     named(fields, match.sides);
     form.insertBefore(fields, form.querySelector(".form-actions"));
     // The score sheet's heads: a column per side, in its colour (_score_sheet.html).

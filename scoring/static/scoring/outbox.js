@@ -206,6 +206,19 @@
   engineKept();
   if ("serviceWorker" in navigator) navigator.serviceWorker.ready.then(engineKept);
 
+  // The rules as the board's match writes them (matchdoc.rules_json, every option), and back.
+  var RULE_FIELDS = ["target", "sweeps", "several_reach", "scoring", "twenty_needs", "ties", "sweep_freeze"];
+  function rulesOf(E, written) {
+    var options = {};
+    RULE_FIELDS.forEach(function (name) { options[name] = written[name]; });
+    return E.Rules.make(written.variant, options);
+  }
+  function rulesJson(rules) {
+    var written = { variant: String(rules.variant) };
+    RULE_FIELDS.forEach(function (name) { written[name] = name === "target" ? rules.target : String(rules[name]); });
+    return written;
+  }
+
   function readJson(id) {
     var element = document.getElementById(id);
     return element ? JSON.parse(element.textContent) : null;
@@ -300,11 +313,7 @@
     var local = data.hasAttribute("data-local");  // a match started here: nothing served to put back
     if (!ahead.length && !local) { restoreServed(box, number); return null; }
     return loadEngine(document.body.dataset.engine).then(function (E) {
-      var rules = E.Rules.make(match.rules.variant, {
-        target: match.rules.target, sweeps: match.rules.sweeps, several_reach: match.rules.several_reach,
-        scoring: match.rules.scoring, twenty_needs: match.rules.twenty_needs, ties: match.rules.ties,
-        sweep_freeze: match.rules.sweep_freeze,
-      });
+      var rules = rulesOf(E, match.rules);
       var sides = match.sides.length;
       // From the state after the last stored hand, hand by hand, as rules.score_match goes.
       var score = {
@@ -560,6 +569,13 @@
     return element;
   }
 
+  // Why the server did not take an entry: gone, busy (tried again by itself), or its error.
+  function failure(box, entry) {
+    return entry.reason === "gone" ? box.dataset.reasonGone
+      : entry.retryable && (entry.tries || 0) < MAX_TRIES ? box.dataset.reasonBusy
+      : format(box.dataset.reasonError, { status: entry.status || "?" });
+  }
+
   function row(box, entry) {
     var item = document.createElement("li");
     item.className = "outbox-hand outbox-" + entry.state;
@@ -569,12 +585,7 @@
     title.textContent = format(states[entry.state] || box.dataset.waiting, { number: entry.number, next: entry.next });
     item.appendChild(title);
     if (entry.state === "failed") {
-      var reason = document.createElement("p");
-      reason.className = "outbox-reason";
-      reason.textContent = entry.reason === "gone" ? box.dataset.reasonGone
-        : entry.retryable && (entry.tries || 0) < MAX_TRIES ? box.dataset.reasonBusy
-        : format(box.dataset.reasonError, { status: entry.status || "?" });
-      item.appendChild(reason);
+      item.appendChild(element("p", "outbox-reason", failure(box, entry)));
     }
     var checks = deckChecks(entry.fields);
     var facts = document.createElement("p");
@@ -638,9 +649,7 @@
     var states = { invalid: box.dataset.matchInvalid, failed: box.dataset.matchFailed };
     item.appendChild(element("p", "outbox-title", states[entry.state] || box.dataset.matchWaiting));
     if (entry.state === "failed") {
-      item.appendChild(element("p", "outbox-reason", entry.reason === "gone" ? box.dataset.reasonGone
-        : entry.retryable && (entry.tries || 0) < MAX_TRIES ? box.dataset.reasonBusy
-        : format(box.dataset.reasonError, { status: entry.status || "?" })));
+      item.appendChild(element("p", "outbox-reason", failure(box, entry)));
     }
     if (entry.state === "invalid" && entry.errors && entry.errors.length) {
       var errors = element("ul", "errors");
@@ -911,6 +920,7 @@
   window.casinoOutbox = {
     LOCAL: LOCAL, account: account, newId: newId, keep: keep, waiting: waiting, render: render,
     sendOutbox: sendOutbox, loadEngine: loadEngine, readJson: readJson, words: words, element: element,
+    rulesOf: rulesOf, rulesJson: rulesJson,
   };
 
   window.addEventListener("online", function () { render(); sendOutbox(); });
