@@ -50,6 +50,7 @@ MATCH_KEYS = (
     "abandoned",
     "first_dealer",
     "start_totals",
+    "last_hand",
     "hands",
     "result",
 )
@@ -179,6 +180,9 @@ class MatchDoc:
     hands: tuple[tuple[Tally, ...], ...]
     abandoned: bool = False
     first_dealer: int = 0  # seat of the first hand's dealer (seats alternate sides)
+    # A timed round (the event rule "time", RULES.md): the number of the hand in progress when
+    # time was called (from it on, the side alone highest after a hand wins); None: no time.
+    last_hand: int | None = None
 
     @property
     def side_names(self) -> tuple[str, ...]:
@@ -557,6 +561,9 @@ def read_scored_match(raw: Any, match: int | None = None) -> tuple[MatchDoc, rul
     abandoned = reader.boolean(raw.get("abandoned", False), "abandoned")
     seats = sum(len(players) for players in sides) if sides else 4
     first_dealer = reader.integer(raw.get("first_dealer", 0), "first_dealer", 0, seats - 1)
+    last_hand = raw.get("last_hand")
+    if last_hand is not None:
+        last_hand = reader.integer(last_hand, "last_hand", 1, MAX_HANDS)
     if match_rules is not None and sides:
         table = rules.table_problem([len(players) for players in sides], match_rules.scoring)
         if table == "difference_sides":
@@ -567,7 +574,13 @@ def read_scored_match(raw: Any, match: int | None = None) -> tuple[MatchDoc, rul
         raise DocumentError(reader.problems)
     assert match_rules is not None and sides is not None and start_totals is not None
     doc = MatchDoc(
-        match_rules, sides, start_totals, tuple(hands), bool(abandoned), first_dealer or 0
+        match_rules,
+        sides,
+        start_totals,
+        tuple(hands),
+        bool(abandoned),
+        first_dealer or 0,
+        last_hand,
     )
     # Every hand adds up (checked while reading): what is left is the order of events.
     try:
@@ -782,10 +795,12 @@ def match_json(doc: MatchDoc, score: rules.MatchScore | None = None) -> dict[str
         "abandoned": doc.abandoned,
         "first_dealer": doc.first_dealer,
         "start_totals": list(doc.start_totals),
-        "hands": [
-            {"tallies": [tally_json(t, match_rules.variant) for t in hand]} for hand in doc.hands
-        ],
     }
+    if doc.last_hand is not None:
+        document["last_hand"] = doc.last_hand
+    document["hands"] = [
+        {"tallies": [tally_json(t, match_rules.variant) for t in hand]} for hand in doc.hands
+    ]
     score = score if score is not None else score_doc(doc)
     document["result"] = result_json(score, match_rules.variant)
     return document
@@ -826,4 +841,5 @@ def json_chunks(
 
 
 def score_doc(doc: MatchDoc) -> rules.MatchScore:
-    return rules.score_match(doc.rules, doc.hands, doc.start_totals)
+    """The engine's score of a document (with its time rule, when `last_hand` is set)."""
+    return rules.score_match(doc.rules, doc.hands, doc.start_totals, last_hand=doc.last_hand)

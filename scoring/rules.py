@@ -346,7 +346,10 @@ class Outcome(NamedTuple):
       (`category` says at which step; for Finnish and Spade Casino a step of several categories
       is named by "point_cards" or "pegged");
     - "condition": Dominican near-target rule met (`category` is what it had to take);
-    - "tied": several sides share the top total at or past the target (side is None).
+    - "tied": several sides share the top total at or past the target (side is None);
+    - "time": an event rule, not a game rule (RULES.md, "Time in a club-night round"): time was
+      called in a timed round, and after the hand in progress (or a later one) this side alone
+      held the highest total without the game's own rules having ended the match in that hand.
     Swedish Kasino: "highest" with category "spades" when equal top totals were decided by the
     spades taken in that hand.
     """
@@ -593,12 +596,17 @@ def score_hand(
     *,
     tied_before: bool = False,
     pots: tuple[int, int] = NO_POTS,
+    time_up: bool = False,
 ) -> HandScore:
     """Score one hand from the totals (and Finnish pots) before it. The tallies must be valid
     (see `validate`).
 
     `tied_before` says the previous hand ended tied: then the first hand after which one side
     alone holds the highest total decides (RULES.md §5), whatever the several-reach policy.
+    `time_up` says time was called in a timed round and this is the hand in progress or a later
+    one: unless the game's own rules won the match in this hand, the side alone on the highest
+    total (as the rules leave the totals, a Dominican side held at target - 1 included) wins
+    with outcome kind "time"; equal top totals keep the normal result (playing, or tied).
     """
     breakdown, pots = score_breakdown(rules, tallies, before, pots)
     points = tuple(b.points for b in breakdown)
@@ -608,6 +616,10 @@ def score_hand(
         outcome = _endgame_outcome(rules, breakdown, before, totals)
     if outcome is None:
         outcome = _target_outcome(rules, tallies, breakdown, before, totals, tied_before)
+    if time_up and (outcome is None or outcome.kind == "tied"):
+        leader = _most(totals)
+        if leader is not None:
+            outcome = Outcome("time", leader, None, totals[leader])
     status, winner = Status.PLAYING, None
     if outcome is not None:
         status = Status.TIED if outcome.kind == "tied" else Status.WON
@@ -680,11 +692,14 @@ def score_match(
     start_totals: Sequence[int] | None = None,
     *,
     sides: int | None = None,
+    last_hand: int | None = None,
 ) -> MatchScore:
     """Score a whole match, hand by hand, from `start_totals` (zeros by default).
 
     The tallies must be valid (see `validate`). Raises MatchOverError for a hand after the
     deciding one. `sides` is needed only when there are no hands and no start totals.
+    `last_hand`: in a timed round, the number (1-based) of the hand in progress when time was
+    called; from that hand on each hand is scored with `time_up` (see `score_hand`).
     """
     if start_totals is not None:
         totals: tuple[int, ...] = tuple(start_totals)
@@ -705,7 +720,14 @@ def score_match(
     for index, tallies in enumerate(hands):
         if status is Status.WON:
             raise MatchOverError(index)
-        hand = score_hand(rules, tallies, totals, tied_before=status is Status.TIED, pots=pots)
+        hand = score_hand(
+            rules,
+            tallies,
+            totals,
+            tied_before=status is Status.TIED,
+            pots=pots,
+            time_up=last_hand is not None and index + 1 >= last_hand,
+        )
         scored.append(hand)
         totals, status, winner, outcome = hand.totals, hand.status, hand.winner, hand.outcome
         pots = hand.pots

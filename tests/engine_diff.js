@@ -99,7 +99,10 @@ function runMatch(m) {
   const sides = m.players.length;
   const seats = m.players.reduce(function (n, side) { return n + side.length; }, 0);
   const hands = m.hands.map(tallies);
-  const score = engine.scoreMatch(rules, hands, m.start_totals, { sides: sides });
+  const score = engine.scoreMatch(rules, hands, m.start_totals, {
+    sides: sides,
+    last_hand: m.last_hand,
+  });
 
   // Each hand again through scoreBreakdown and scoreHand: the hands scoreMatch returned.
   const byHand = [];
@@ -114,7 +117,11 @@ function runMatch(m) {
   hands.forEach(function (hand, index) {
     conditionsBefore.push(before.map(function (t) { return engine.endgameCondition(rules, t); }));
     const broken = engine.scoreBreakdown(rules, hand, before, pots);
-    const scored = engine.scoreHand(rules, hand, before, { tied_before: tied, pots: pots });
+    const scored = engine.scoreHand(rules, hand, before, {
+      tied_before: tied,
+      pots: pots,
+      time_up: m.last_hand !== null && index + 1 >= m.last_hand,
+    });
     const expected = JSON.stringify(plain(score.hands[index]));
     if (
       JSON.stringify(plain(scored)) !== expected ||
@@ -177,7 +184,9 @@ function runMatch(m) {
   };
   if (m.extra) {
     const over = attempt(function () {
-      return engine.scoreMatch(rules, hands.concat([tallies(m.extra)]), m.start_totals);
+      return engine.scoreMatch(rules, hands.concat([tallies(m.extra)]), m.start_totals, {
+        last_hand: m.last_hand,
+      });
     });
     out.over = over.error ? over : { value: plain(over.value) };
   }

@@ -1,13 +1,14 @@
 """The phone's scoring engine (scoring/static/scoring/engine.js) scores exactly as scoring/rules.py.
 
 A differential test: random matches (every variant, every value of every option, 2, 3 and 4 sides
-and two partnerships, start totals, any first dealer; valid hands dealt from the 52 real cards,
-and broken ones) are scored here by rules.py and, all at once, by engine.js in one node process
-(tests/engine_diff.js). Every field of every result is compared: each hand's breakdown, points,
-totals, status, winner, outcome and Finnish pots, the match's, the table's turn before every hand,
-each side's Dominican condition before every hand, validate's problems (and their texts), the
-error for a hand after the win. Both halves turn results into plain JSON the same way (`plain`
-here, its mirror in engine_diff.js), so a difference names its field.
+and two partnerships, start totals, any first dealer, now and then a timed round (`last_hand`, the
+event rule "time"); valid hands dealt from the 52 real cards, and broken ones) are scored here
+by rules.py and, all at once, by engine.js in one node process (tests/engine_diff.js). Every
+field of every result is compared: each hand's breakdown, points, totals, status, winner, outcome
+and Finnish pots, the match's, the table's turn before every hand, each side's Dominican condition
+before every hand, validate's problems (and their texts), the error for a hand after the win. Both
+halves turn results into plain JSON the same way (`plain` here, its mirror in engine_diff.js), so
+a difference names its field.
 
 The seed is fixed (CI reproduces a red run); set ENGINE_SEED to explore others. Without node the
 test is skipped, unless CI is set: then it fails (CI must run it).
@@ -394,6 +395,9 @@ def random_match(rng: random.Random, match_rules: Rules, variant: str, options: 
     first_dealer = rng.randrange(seats) if rng.random() < 0.9 else rng.randint(-3, 9)
     start = start_totals(rng, match_rules.target, sides) if rng.random() < 0.3 else None
     limit = rng.choice((0, 1, 2, 3, 5, 8, 12, 20, 40))  # no hands: the start alone
+    # A timed round (the event rule "time"): mostly not; else the hand in progress when time was
+    # called, anywhere from the first hand to one past the last the match may have.
+    last_hand = rng.randint(1, limit + 1) if rng.random() < 0.3 else None
     hands: list[list[dict[str, Any]]] = []
     totals = tuple(start) if start is not None else (0,) * sides
     top = max(totals)
@@ -402,7 +406,12 @@ def random_match(rng: random.Random, match_rules: Rules, variant: str, options: 
     while len(hands) < limit and status is not Status.WON:
         raw = deal(rng, variant, sides)
         hand = rules.score_hand(
-            match_rules, make(raw), totals, tied_before=status is Status.TIED, pots=pots
+            match_rules,
+            make(raw),
+            totals,
+            tied_before=status is Status.TIED,
+            pots=pots,
+            time_up=last_hand is not None and len(hands) + 1 >= last_hand,
         )
         hands.append(raw)
         totals, status, pots = hand.totals, hand.status, hand.pots
@@ -421,6 +430,7 @@ def random_match(rng: random.Random, match_rules: Rules, variant: str, options: 
         "players": players,
         "first_dealer": first_dealer,
         "start_totals": start,
+        "last_hand": last_hand,
         "probe_start": probe_starts(rng, match_rules.target, sides),
         "hands": hands,
         "extra": extra,
@@ -464,7 +474,9 @@ def expected_match(m: dict) -> dict:
     sides = len(m["players"])
     seats = sum(len(side) for side in m["players"])
     hands = [make(raw) for raw in m["hands"]]
-    score = rules.score_match(match_rules, hands, m["start_totals"], sides=sides)
+    score = rules.score_match(
+        match_rules, hands, m["start_totals"], sides=sides, last_hand=m["last_hand"]
+    )
     totals_before = [
         tuple(m["start_totals"]) if m["start_totals"] is not None else (0,) * sides,
         *(hand.totals for hand in score.hands[:-1]),
@@ -517,7 +529,9 @@ def expected_match(m: dict) -> dict:
     }
     if m["extra"] is not None:
         try:
-            over = rules.score_match(match_rules, [*hands, make(m["extra"])], m["start_totals"])
+            over = rules.score_match(
+                match_rules, [*hands, make(m["extra"])], m["start_totals"], last_hand=m["last_hand"]
+            )
             expected["over"] = {"value": plain(over)}
         except ValueError as error:
             expected["over"] = failure(error)
@@ -643,10 +657,14 @@ def test_engine_js_scores_every_random_match_as_rules_py(tmp_path: Path) -> None
             shown = json.dumps(match)
             raise AssertionError(f"{seed}, match {index}: {found}\nthe match: {shown}")
     hands = sum(len(match["hands"]) for match in cases["matches"])
+    timed = sum(match["last_hand"] is not None for match in cases["matches"])
+    time_wins = sum('"kind":"time"' in line for line in expected)
+    # The time rule must have been met often enough to prove the engines agree on it.
+    assert time_wins > MATCHES // 50, f"only {time_wins} matches won on time"
     broken_hands = sum(len(match["invalid"]) for match in cases["matches"])
     print(
         f"\nengine.js: {MATCHES} matches, {hands} hands played, {broken_hands} broken hands, "
-        f"{len(cases['rules'])} refused rules: "
+        f"{len(cases['rules'])} refused rules, {timed} timed rounds ({time_wins} won on time): "
         f"generated in {generated - started:.1f} s, rules.py {scored - generated:.1f} s, "
         f"node {actual['milliseconds'] / 1000:.1f} s (waited {waited - scored:.1f} s more), "
         f"compared in {time.perf_counter() - waited:.1f} s"

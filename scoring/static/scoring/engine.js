@@ -712,10 +712,13 @@
   }
 
   // Score one hand from the totals (and Finnish pots) before it; the tallies must be valid (see
-  // validate). `tied_before`: the previous hand ended tied (RULES.md §5).
+  // validate). `tied_before`: the previous hand ended tied (RULES.md §5). `time_up`: time was
+  // called in a timed round and this is the hand in progress or a later one: unless the game's
+  // own rules won the match in this hand, the side alone on the highest total wins ("time").
   function scoreHand(rules, tallies, before, options) {
-    const o = keywords("score_hand", options, ["tied_before", "pots"]);
+    const o = keywords("score_hand", options, ["tied_before", "pots", "time_up"]);
     const tied_before = Boolean(o.tied_before);
+    const time_up = Boolean(o.time_up);
     const scored = scoreBreakdown(rules, tallies, before, o.pots === undefined ? NO_POTS : o.pots);
     const breakdown = scored[0];
     const pots = scored[1];
@@ -729,6 +732,10 @@
     if (rules.endgame_from !== null) outcome = endgameOutcome(rules, breakdown, before, totals);
     if (outcome === null) {
       outcome = targetOutcome(rules, tallies, breakdown, before, totals, tied_before);
+    }
+    if (time_up && (outcome === null || outcome.kind === "tied")) {
+      const leader = most(totals);
+      if (leader !== null) outcome = new Outcome("time", leader, null, totals[leader]);
     }
     let status = Status.PLAYING;
     let winner = null;
@@ -800,9 +807,12 @@
 
   // Score a whole match, hand by hand, from `start_totals` (zeros by default; null or left out).
   // The tallies must be valid (see validate). Throws MatchOverError for a hand after the deciding
-  // one. The option `sides` is needed only when there are no hands and no start totals.
+  // one. The option `sides` is needed only when there are no hands and no start totals. The
+  // option `last_hand`: in a timed round, the number (1-based) of the hand in progress when time
+  // was called; from that hand on each hand is scored with `time_up` (see scoreHand).
   function scoreMatch(rules, hands, start_totals, options) {
-    const o = keywords("score_match", options, ["sides"]);
+    const o = keywords("score_match", options, ["sides", "last_hand"]);
+    const last_hand = o.last_hand === undefined ? null : o.last_hand;
     hands = Array.from(hands);
     let totals;
     if (start_totals !== undefined && start_totals !== null) {
@@ -829,6 +839,7 @@
       const hand = scoreHand(rules, tallies, totals, {
         tied_before: status === Status.TIED,
         pots: pots,
+        time_up: last_hand !== null && index + 1 >= last_hand,
       });
       scored.push(hand);
       totals = hand.totals;

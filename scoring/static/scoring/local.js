@@ -154,6 +154,7 @@
     return {
       rules: outbox.rulesJson(rules), sides: sides, seats: seats, first_dealer: firstDealer, hand_count: 0,
       totals: totals, tied: E.scoreMatch(rules, [], totals).status === E.Status.TIED, pots: [0, 0],
+      last_hand: null,  // no time is called on a match started on the phone
     };
   }
 

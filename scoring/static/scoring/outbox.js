@@ -320,6 +320,9 @@
         totals: match.totals.slice(), status: match.tied ? E.Status.TIED : E.Status.PLAYING,
         winner: null, outcome: null, pots: match.pots, conditions: null,
       };
+      // A timed round (the event rule "time"): from hand last_hand on, the side alone highest after
+      // a hand wins (rules.score_match's last_hand; null or left out: no time called).
+      var last = typeof match.last_hand === "number" ? match.last_hand : null;
       var queued = ahead.slice().sort(function (a, b) { return a.number - b.number; });
       var scored = [];
       for (var index = 0; index < queued.length; index += 1) {
@@ -327,7 +330,9 @@
         if (entry.number !== match.hand_count + scored.length + 1 || score.status === E.Status.WON) break;
         var tallies = talliesOf(E, entry.fields, sides, rules.variant);
         if (E.validate(tallies, sides, rules.variant).length) break;  // the server says why
-        var hand = E.scoreHand(rules, tallies, score.totals, { tied_before: score.status === E.Status.TIED, pots: score.pots });
+        var hand = E.scoreHand(rules, tallies, score.totals, {
+          tied_before: score.status === E.Status.TIED, pots: score.pots, time_up: last !== null && entry.number >= last,
+        });
         score = { totals: hand.totals, status: hand.status, winner: hand.winner, outcome: hand.outcome, pots: hand.pots };
         scored.push({ entry: entry, points: hand.points, totals: hand.totals });
       }
@@ -382,16 +387,18 @@
     if (score.status === E.Status.WON) {
       var winner = match.sides[score.winner];
       var outcome = score.outcome;
-      var kind = outcome.kind in said.outcome ? outcome.kind : "reached";
+      // A kind the words do not have yet says no reason rather than a wrong one ("time" is not
+      // "reached"): only the final score.
+      var phrase = said.outcome[outcome.kind] || (outcome.kind === "time" ? "" : said.outcome.reached);
       var result = element("section", "result");
       result.setAttribute("role", "status");
       result.appendChild(element("h2", "", words(said.wins, { name: winner })));
-      var why = words(said.outcome[kind], {
+      var why = phrase ? words(phrase, {
         name: winner, what: said.taken[outcome.category] || "", target: rules.target, total: score.totals[score.winner],
         before: rules.target - (said.condition_short[outcome.category] || said.condition_short[""]),
-      });
+      }) : "";
       var final = match.sides.map(function (name, side) { return name + " " + score.totals[side]; }).join(" – ");
-      result.appendChild(element("p", "", why + " " + said.final + " " + final));
+      result.appendChild(element("p", "", (why ? why + " " : "") + said.final + " " + final));
       // Won on the phone: the rematch starts on the phone too (local.js), after this match's hands.
       var form = handForm();
       if (window.casinoLocal && form) {
@@ -406,6 +413,12 @@
       var tied = element("p", "tied", words(said.tied, { total: top }));
       tied.setAttribute("role", "status");
       status.appendChild(tied);
+    }
+    // Time was called (a timed round): the hand being played is the last, unless it ends level.
+    if (score.status !== E.Status.WON && typeof match.last_hand === "number" && said.time_last) {
+      var time = element("p", "time", said.time_last);
+      time.setAttribute("role", "status");
+      status.appendChild(time);
     }
   }
 
