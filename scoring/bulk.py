@@ -20,7 +20,7 @@ from django.utils import timezone
 
 from scoring import rules, stats
 from scoring.inserts import insert_rows
-from scoring.models import Circle, Hand, Match, Player, Seat, Side, Tally
+from scoring.models import Circle, Event, Hand, Match, Player, Seat, Side, Tally
 from scoring.rules import MatchScore
 from scoring.rules import Tally as HandTally  # models.Tally is the stored row
 
@@ -45,6 +45,9 @@ class NewMatch:
     abandoned: bool = False
     created_at: datetime | None = None
     finished_at: datetime | None = None
+    # A table of an event's timed round (see Match.last_hand and Match.event).
+    last_hand: int | None = None
+    event: Event | None = None
     # The engine's score of these hands, when the caller has already checked and scored them
     # (an import reads each match that way): it is not worked out twice.
     score: MatchScore | None = None
@@ -150,7 +153,9 @@ def _score(spec: NewMatch, index: int) -> rules.MatchScore:
         if problems:
             raise BulkRefused(f"match {index + 1}, hand {number}: {problems[0].describe()}")
     try:
-        return rules.score_match(spec.rules, spec.hands, _start_totals(spec))
+        return rules.score_match(
+            spec.rules, spec.hands, _start_totals(spec), last_hand=spec.last_hand
+        )
     except rules.MatchOverError as error:
         raise BulkRefused(
             f"match {index + 1}: hand {error.hand_index + 1} comes after the winning hand"
@@ -199,6 +204,8 @@ def _match_row(
         # services.match_start scores the empty match (1), each hand is one more, and
         # abandoning one more: the version an open scoreboard would have seen last.
         version=1 + len(spec.hands) + (1 if abandoned else 0),
+        last_hand=spec.last_hand,
+        event=spec.event,
     )
 
 

@@ -119,31 +119,13 @@ def _default_choice(label: str | Promise) -> tuple[str, str | Promise]:
     return ("", label)
 
 
-class MatchForm(forms.Form):
-    """Set up a match: variant, who sits where, who deals first, target and options."""
+class GameRulesForm(forms.Form):
+    """A game and every option of it (a match's, or an event's for all its tables)."""
 
     variant = forms.ChoiceField(
         label=gettext_lazy("Game"),
         choices=Match.Variant.choices,
         initial=Match.Variant.CASINO,
-        widget=forms.RadioSelect,
-    )
-    layout = forms.ChoiceField(
-        label=gettext_lazy("Players"),
-        choices=[
-            ("2", gettext_lazy("2 players")),
-            ("3", gettext_lazy("3 players")),
-            ("4", gettext_lazy("4 players")),
-            ("teams", gettext_lazy("2 teams of 2")),
-        ],
-        initial="2",
-        widget=forms.RadioSelect,
-    )
-    first_dealer = forms.TypedChoiceField(
-        label=gettext_lazy("First dealer"),
-        choices=[(str(seat), str(seat + 1)) for seat in range(MAX_SEATS)],
-        coerce=int,
-        initial="0",
         widget=forms.RadioSelect,
     )
     target = forms.TypedChoiceField(
@@ -203,6 +185,70 @@ class MatchForm(forms.Form):
         choices=Match.SweepFreeze.choices,
         initial=Match.SweepFreeze.TEN,
         required=False,
+    )
+
+    def _clean_options(
+        self, data: dict[str, Any], variant: str, side_count: int, per_side: int
+    ) -> None:
+        """The target (`target_value`: None for the game's usual one) and the options that fit
+        the game and the table."""
+        data["target_value"] = None
+        if data.get("target") == "other":
+            if data.get("target_other") is None:
+                self.add_error("target_other", _("Enter the target score."))
+            data["target_value"] = data.get("target_other")
+        elif data.get("target") and data["target"] != "usual":
+            data["target_value"] = int(data["target"])
+        if variant == Match.Variant.FINNISH:
+            if data.get("sweeps") not in ("", None, Match.Sweeps.CANCEL):
+                self.add_error("sweeps", _("In Finnish Kasino opposing sweeps always cancel."))
+        else:  # the Finnish options mean nothing in the other games
+            data["ties"], data["sweep_freeze"] = "", ""
+        scoring = rules.Scoring(data["scoring"]) if data.get("scoring") else None
+        if rules.table_problem([per_side] * side_count, scoring) == "difference_sides":
+            self.add_error("scoring", _(rules.TABLE_PROBLEMS["difference_sides"]))
+
+    def _clean_dominican(self, data: dict[str, Any], target: int) -> None:
+        """Dominican's least target."""
+        if (
+            data.get("variant") == Match.Variant.DOMINICAN
+            and target < matchdoc.MIN_DOMINICAN_TARGET
+        ):
+            self.add_error(
+                "target_other",
+                _("Dominican Royal Casino is played to at least %(target)d points.")
+                % {"target": matchdoc.MIN_DOMINICAN_TARGET},
+            )
+
+    def _rules(self, data: dict[str, Any]) -> rules.Rules:
+        variant = data.get("variant") or Match.Variant.CASINO
+        return rules.Rules.make(
+            variant,
+            target=data["target_value"],
+            **{option: data.get(option) or None for option in RULE_OPTIONS},
+        )
+
+
+class MatchForm(GameRulesForm):
+    """Set up a match: variant, who sits where, who deals first, target and options."""
+
+    layout = forms.ChoiceField(
+        label=gettext_lazy("Players"),
+        choices=[
+            ("2", gettext_lazy("2 players")),
+            ("3", gettext_lazy("3 players")),
+            ("4", gettext_lazy("4 players")),
+            ("teams", gettext_lazy("2 teams of 2")),
+        ],
+        initial="2",
+        widget=forms.RadioSelect,
+    )
+    first_dealer = forms.TypedChoiceField(
+        label=gettext_lazy("First dealer"),
+        choices=[(str(seat), str(seat + 1)) for seat in range(MAX_SEATS)],
+        coerce=int,
+        initial="0",
+        widget=forms.RadioSelect,
     )
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
@@ -271,11 +317,7 @@ class MatchForm(forms.Form):
         target = data.get("target_value") or rules.variant_defaults(variant).target
         self._clean_start(data, target, side_count)
         if not self.errors:
-            data["rules"] = rules.Rules.make(
-                variant,
-                target=data["target_value"],
-                **{option: data.get(option) or None for option in RULE_OPTIONS},
-            )
+            data["rules"] = self._rules(data)
         return data
 
     def _clean_seats(self, data: dict[str, Any], side_count: int, per_side: int) -> None:
@@ -300,38 +342,9 @@ class MatchForm(forms.Form):
                 "first_dealer", _("Choose one of the %(count)d seats.") % {"count": seat_count}
             )
 
-    def _clean_options(
-        self, data: dict[str, Any], variant: str, side_count: int, per_side: int
-    ) -> None:
-        """The target (`target_value`: None for the game's usual one) and the options that fit
-        the game and the table."""
-        data["target_value"] = None
-        if data.get("target") == "other":
-            if data.get("target_other") is None:
-                self.add_error("target_other", _("Enter the target score."))
-            data["target_value"] = data.get("target_other")
-        elif data.get("target") and data["target"] != "usual":
-            data["target_value"] = int(data["target"])
-        if variant == Match.Variant.FINNISH:
-            if data.get("sweeps") not in ("", None, Match.Sweeps.CANCEL):
-                self.add_error("sweeps", _("In Finnish Kasino opposing sweeps always cancel."))
-        else:  # the Finnish options mean nothing in the other games
-            data["ties"], data["sweep_freeze"] = "", ""
-        scoring = rules.Scoring(data["scoring"]) if data.get("scoring") else None
-        if rules.table_problem([per_side] * side_count, scoring) == "difference_sides":
-            self.add_error("scoring", _(rules.TABLE_PROBLEMS["difference_sides"]))
-
     def _clean_start(self, data: dict[str, Any], target: int, side_count: int) -> None:
         """Dominican's least target, and start totals that leave the match to be played."""
-        if (
-            data.get("variant") == Match.Variant.DOMINICAN
-            and target < matchdoc.MIN_DOMINICAN_TARGET
-        ):
-            self.add_error(
-                "target_other",
-                _("Dominican Royal Casino is played to at least %(target)d points.")
-                % {"target": matchdoc.MIN_DOMINICAN_TARGET},
-            )
+        self._clean_dominican(data, target)
         start = [data.get(f"start_{position}") or 0 for position in range(side_count)]
         # One side alone at or past the target has already won; sides sharing the top total
         # there start the match tied (the engine scores it so).

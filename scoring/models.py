@@ -162,7 +162,9 @@ def name_key(name: str) -> str:
     return name.strip().casefold()
 
 
-class Match(models.Model):
+class GameRules(models.Model):
+    """A game and every option of it: a match's rules, and an event's for all its tables."""
+
     class Variant(models.TextChoices):
         CASINO = rules.Variant.CASINO, _("Casino")
         ROYAL = rules.Variant.ROYAL, _("Royal Casino")
@@ -196,6 +198,56 @@ class Match(models.Model):
         TEN = rules.SweepFreeze.TEN, _("sweeps stop scoring once a side has 10")
         OFF = rules.SweepFreeze.OFF, _("sweeps always score")
 
+    variant = models.CharField(_("variant"), max_length=12, choices=Variant.choices)
+    target = models.PositiveSmallIntegerField(_("target"), default=rules.DEFAULT_TARGET)
+    sweeps = models.CharField(_("sweeps"), max_length=8, choices=Sweeps.choices)
+    several_reach = models.CharField(
+        _("several reach the target"), max_length=10, choices=SeveralReach.choices
+    )
+    scoring = models.CharField(_("scoring"), max_length=12, choices=Scoring.choices)
+    twenty_needs = models.CharField(
+        _("at 20 a side needs"), max_length=14, choices=TwentyNeeds.choices
+    )
+    # Finnish Kasino only (the others keep the defaults):
+    ties = models.CharField(_("ties"), max_length=5, choices=Ties.choices, default=Ties.CARRY)
+    sweep_freeze = models.CharField(
+        _("sweeps near the target"), max_length=3, choices=SweepFreeze.choices, default="10"
+    )
+
+    class Meta:
+        abstract = True
+
+    @staticmethod
+    def rules_fields(match_rules: rules.Rules) -> dict[str, Any]:
+        """The fields that store `match_rules` (the inverse of the `rules` property)."""
+        return {
+            "variant": match_rules.variant,
+            "target": match_rules.target,
+            "sweeps": match_rules.sweeps,
+            "several_reach": match_rules.several_reach,
+            "scoring": match_rules.scoring,
+            "twenty_needs": match_rules.twenty_needs,
+            "ties": match_rules.ties,
+            "sweep_freeze": match_rules.sweep_freeze,
+        }
+
+    @property
+    def rules(self) -> rules.Rules:
+        return rules.Rules.make(
+            self.variant,
+            target=self.target,
+            sweeps=self.sweeps,
+            several_reach=self.several_reach,
+            scoring=self.scoring,
+            twenty_needs=self.twenty_needs,
+            ties=self.ties,
+            sweep_freeze=self.sweep_freeze,
+        )
+
+
+class Match(GameRules):
+    """One match at one table, in a circle (of an event's round, when `event` is set)."""
+
     class Status(models.TextChoices):
         PLAYING = rules.Status.PLAYING, pgettext_lazy("match status", "playing")
         TIED = rules.Status.TIED, pgettext_lazy("match status", "tied")
@@ -211,21 +263,6 @@ class Match(models.Model):
         blank=True,
         related_name="matches_started",
         verbose_name=_("started by"),
-    )
-    variant = models.CharField(_("variant"), max_length=12, choices=Variant.choices)
-    target = models.PositiveSmallIntegerField(_("target"), default=rules.DEFAULT_TARGET)
-    sweeps = models.CharField(_("sweeps"), max_length=8, choices=Sweeps.choices)
-    several_reach = models.CharField(
-        _("several reach the target"), max_length=10, choices=SeveralReach.choices
-    )
-    scoring = models.CharField(_("scoring"), max_length=12, choices=Scoring.choices)
-    twenty_needs = models.CharField(
-        _("at 20 a side needs"), max_length=14, choices=TwentyNeeds.choices
-    )
-    # Finnish Kasino only (the others keep the defaults):
-    ties = models.CharField(_("ties"), max_length=5, choices=Ties.choices, default=Ties.CARRY)
-    sweep_freeze = models.CharField(
-        _("sweeps near the target"), max_length=3, choices=SweepFreeze.choices, default="10"
     )
 
     class Layout(models.TextChoices):
@@ -258,6 +295,14 @@ class Match(models.Model):
     # A match started on a phone without signal (outbox.js) names itself with an id of its own,
     # so that a resend of it starts nothing twice.
     client_id = models.CharField(max_length=64, blank=True, default="")
+    # A table of a club night (its round and number: `event_table`); a save bumps the event's
+    # version too, so that its big screen's poll sees the change.
+    event = models.ForeignKey(
+        "Event", on_delete=models.SET_NULL, null=True, blank=True, related_name="matches"
+    )
+    # Time was called in the event's round during this hand (docs/RULES.md, "Time"): after it,
+    # and after every later hand until one side alone is ahead, the side ahead wins.
+    last_hand = models.PositiveSmallIntegerField(_("last hand (time)"), null=True, blank=True)
 
     class Meta:
         verbose_name = _("match")
@@ -285,20 +330,6 @@ class Match(models.Model):
         return reverse("scoring:match", args=[self.pk])
 
     @staticmethod
-    def rules_fields(match_rules: rules.Rules) -> dict[str, Any]:
-        """The fields that store `match_rules` (the inverse of the `rules` property)."""
-        return {
-            "variant": match_rules.variant,
-            "target": match_rules.target,
-            "sweeps": match_rules.sweeps,
-            "several_reach": match_rules.several_reach,
-            "scoring": match_rules.scoring,
-            "twenty_needs": match_rules.twenty_needs,
-            "ties": match_rules.ties,
-            "sweep_freeze": match_rules.sweep_freeze,
-        }
-
-    @staticmethod
     def layout_for(sides: int, per_side: int) -> str:
         """The layout of `sides` sides of `per_side` players: "2", "3", "4" or "teams"."""
         return "teams" if per_side == 2 else str(sides * per_side)
@@ -307,19 +338,6 @@ class Match(models.Model):
     def table(self) -> tuple[int, int]:
         """(sides, players per side), read from the layout: no query."""
         return (2, 2) if self.layout == "teams" else (int(self.layout), 1)
-
-    @property
-    def rules(self) -> rules.Rules:
-        return rules.Rules.make(
-            self.variant,
-            target=self.target,
-            sweeps=self.sweeps,
-            several_reach=self.several_reach,
-            scoring=self.scoring,
-            twenty_needs=self.twenty_needs,
-            ties=self.ties,
-            sweep_freeze=self.sweep_freeze,
-        )
 
     @property
     def is_open(self) -> bool:
@@ -675,3 +693,141 @@ class PlayerPairStat(models.Model):
 
     def __str__(self) -> str:
         return f"{self.player} / {self.other}"
+
+
+# --- club nights (scoring/events/) ---------------------------------------------------------------
+
+
+class Event(GameRules):
+    """A club night: several tables of one game, paired round by round and ranked live."""
+
+    class Format(models.TextChoices):
+        ROUND_ROBIN = "round_robin", _("round robin")
+        SWISS = "swiss", _("Swiss")
+        PARTNERS = "partners", _("partners (2 v 2)")
+
+    class Seeding(models.TextChoices):
+        RATING = "rating", _("by rating")
+        RANDOM = "random", _("at random")
+
+    circle = models.ForeignKey(Circle, on_delete=models.CASCADE, related_name="events")
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="events_started",
+        verbose_name=_("organiser"),
+    )
+    name = models.CharField(_("name"), max_length=80)
+    date = models.DateField(_("date"))
+    format = models.CharField(_("format"), max_length=12, choices=Format.choices)
+    seeding = models.CharField(
+        _("round 1"), max_length=8, choices=Seeding.choices, default=Seeding.RATING
+    )
+    rounds = models.PositiveSmallIntegerField(_("rounds"))
+    round_minutes = models.PositiveSmallIntegerField(
+        _("round time (minutes)"), null=True, blank=True
+    )
+    share_token = models.CharField(
+        _("share token"), max_length=64, null=True, blank=True, unique=True
+    )
+    # Bumped by any change the event page or big screen shows (a hand at any table, a round
+    # paired, time called, a player in or out): their poll's "anything new since version N?".
+    version = models.PositiveIntegerField(_("version"), default=0)
+    created_at = models.DateTimeField(_("created"), auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("event")
+        verbose_name_plural = _("events")
+        ordering = ["-date", "-pk"]
+        indexes = [models.Index(fields=["circle", "-date"], name="event_circle_newest")]
+
+    def __str__(self) -> str:
+        return self.name
+
+    def get_absolute_url(self) -> str:
+        return reverse("scoring:event", args=[self.pk])
+
+    @property
+    def per_side(self) -> int:
+        return 2 if self.format == self.Format.PARTNERS else 1
+
+    @property
+    def is_swiss(self) -> bool:
+        return self.format == self.Format.SWISS
+
+
+class EventPlayer(models.Model):
+    """A player of an event: from the round they joined, until the round they left (not paired
+    from then on; their results stay)."""
+
+    event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="entrants")
+    player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="entries")
+    order = models.PositiveSmallIntegerField(_("entry order"))
+    joined_round = models.PositiveSmallIntegerField(_("from round"), default=1)
+    left_round = models.PositiveSmallIntegerField(_("left before round"), null=True, blank=True)
+
+    class Meta:
+        verbose_name = _("event player")
+        verbose_name_plural = _("event players")
+        ordering = ["event", "order"]
+        constraints = [
+            models.UniqueConstraint(fields=["event", "player"], name="event_player_once"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.event} · {self.player}"
+
+
+class EventRound(models.Model):
+    """One paired round of an event."""
+
+    event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="round_set")
+    number = models.PositiveSmallIntegerField(_("round"))
+    started_at = models.DateTimeField(_("started"), auto_now_add=True)
+    # The countdown's end (round time), and when the organiser called time.
+    ends_at = models.DateTimeField(_("ends"), null=True, blank=True)
+    time_called_at = models.DateTimeField(_("time called"), null=True, blank=True)
+    # The results of the earlier rounds this round was paired from ({match id: winning side}),
+    # to tell the organiser when an edit changed one of them afterwards.
+    paired_from = models.JSONField(default=dict, blank=True)
+
+    class Meta:
+        verbose_name = _("event round")
+        verbose_name_plural = _("event rounds")
+        ordering = ["event", "number"]
+        constraints = [
+            models.UniqueConstraint(fields=["event", "number"], name="event_round_once"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.event} · {self.number}"
+
+
+class EventTable(models.Model):
+    """A table of a round (its match), or a player's bye in that round (no match)."""
+
+    round = models.ForeignKey(EventRound, on_delete=models.CASCADE, related_name="tables")
+    number = models.PositiveSmallIntegerField(_("table"))
+    match = models.OneToOneField(
+        Match, on_delete=models.CASCADE, null=True, blank=True, related_name="event_table"
+    )
+    bye = models.ForeignKey(
+        Player, on_delete=models.PROTECT, null=True, blank=True, related_name="event_byes"
+    )
+
+    class Meta:
+        verbose_name = _("event table")
+        verbose_name_plural = _("event tables")
+        ordering = ["round", "number"]
+        constraints = [
+            models.UniqueConstraint(fields=["round", "number"], name="event_table_once"),
+            models.CheckConstraint(
+                condition=models.Q(match__isnull=True) ^ models.Q(bye__isnull=True),
+                name="event_table_match_or_bye",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.round} · {self.number}"

@@ -28,6 +28,7 @@ from scoring import matchdoc, rules
 from scoring.models import (
     PROVISIONAL_BELOW,
     Circle,
+    EventTable,
     Hand,
     Match,
     Player,
@@ -197,6 +198,23 @@ class Board:
         """Finnish Kasino: the points waiting in the pots for the next hand."""
         return pots_before(self.match, self.match.hand_count + 1)
 
+    @cached_property
+    def event_table(self) -> EventTable | None:
+        """The event's table this match is (its round and event), or None: one query, for a
+        match of an event only."""
+        if self.match.event_id is None:
+            return None
+        return EventTable.objects.filter(match=self.match).select_related("round__event").first()
+
+    @property
+    def time_note(self) -> str | None:
+        """Time was called in the event's round: "last" while the hand in progress then is
+        being played, "more" for each hand after it while the top totals are equal."""
+        match = self.match
+        if match.last_hand is None or not match.is_open:
+            return None
+        return "last" if match.hand_count + 1 <= match.last_hand else "more"
+
     @property
     def leader(self) -> int | None:
         """While the match is open, the side alone in the lead (None at the start or level)."""
@@ -230,6 +248,7 @@ class Board:
             "totals": [side.total for side in self.sides],
             "tied": match.status == Match.Status.TIED,
             "pots": list(self._pots),
+            "last_hand": match.last_hand,
         }
 
     @property
@@ -460,7 +479,11 @@ def hand_preview(
         before = list(match.sides.order_by("position").values_list("total", flat=True))
         tied = match.status == Match.Status.TIED
         pots = pots_before(match, number)
-        return rules.score_hand(match.rules, tallies, before, tied_before=tied, pots=pots), False
+        time_up = match.last_hand is not None and number >= match.last_hand
+        scored = rules.score_hand(
+            match.rules, tallies, before, tied_before=tied, pots=pots, time_up=time_up
+        )
+        return scored, False
     stored = list(
         match.hands.order_by("number").prefetch_related(
             Prefetch("tallies", queryset=Tally.objects.order_by("side__position"))
@@ -473,7 +496,7 @@ def hand_preview(
         hands.append(list(tallies))
     start = list(match.sides.order_by("position").values_list("start_total", flat=True))
     try:
-        score = rules.score_match(match.rules, hands, start)
+        score = rules.score_match(match.rules, hands, start, last_hand=match.last_hand)
     except rules.MatchOverError:
         return None, True
     return score.hands[number - 1], False

@@ -20,6 +20,9 @@ from django.utils.translation import ngettext
 from scoring import bulk, matchdoc, ratings, rules, selectors, stats
 from scoring.models import (
     Circle,
+    Event,
+    EventPlayer,
+    EventTable,
     Hand,
     HandRevision,
     Match,
@@ -112,6 +115,7 @@ def match_start(
     start_totals: Sequence[int] | None = None,
     rematch_of: Match | None = None,
     client_id: str = "",
+    event: Event | None = None,
 ) -> Match:
     """Create a match of these `rules` (every option of the game: a rematch passes its match's)
     at this table (`sides`: each side's players; seats alternate sides, so with two sides of two
@@ -136,6 +140,7 @@ def match_start(
         "first_dealer_seat": first_dealer_seat % lineup.seat_count,
         "rematch_of": rematch_of,
         "client_id": client_id,
+        "event": event,
     }
     if not client_id:
         match = Match.objects.create(**fields)
@@ -300,6 +305,7 @@ def _scored_next(
         [side.total for side in sides],
         tied_before=match.status == Match.Status.TIED,
         pots=selectors.pots_before(match, number),
+        time_up=match.last_hand is not None and number >= match.last_hand,
     )
     return sides, seats, scored
 
@@ -435,8 +441,15 @@ def match_abandon(*, match: Match) -> Match:
         match.finished_at = timezone.now()
         match.version += 1
         match.save(update_fields=["status", "finished_at", "version"])
+        event_changed(match)
         stats.player_summaries_refresh(match)
     return match
+
+
+def event_changed(match: Match) -> None:
+    """A table of an event changed: the event's page and big screen have something new."""
+    if match.event_id is not None:
+        Event.objects.filter(pk=match.event_id).update(version=F("version") + 1)
 
 
 @transaction.atomic
@@ -444,6 +457,12 @@ def match_delete(*, match: Match) -> None:
     """Delete a match and its hands for good. Its players' statistics no longer count it, and
     the circle's ratings are replayed from the first rating it gave as if it never was."""
     match = _locked(match)
+    if match.event_id is not None:
+        raise ValidationError(
+            _(
+                "This match is a table of an event: its organiser can abandon it on the event's page."
+            )
+        )
     cut = PlayerRating.objects.filter(match=match).aggregate(first=Min("pk"))["first"]
     # Without its seats and hands the match counts for nobody: the statistics take it out.
     Hand.objects.filter(match=match).delete()
@@ -500,6 +519,7 @@ def rescore(match: Match) -> rules.MatchScore:
             match.rules,
             [[row.as_rules_tally() for row in hand_rows] for hand_rows in rows],
             [side.start_total for side in sides],
+            last_hand=match.last_hand,
         )
     except rules.MatchOverError as error:
         raise HandRefused(
@@ -581,6 +601,7 @@ def _result_save(
             "version",
         ]
     )
+    event_changed(match)
     after = ratings.finish(match, sides)
     if after != before:
         ratings.follow(match, was_rated=before is not None)
@@ -633,7 +654,15 @@ def player_merge(*, source: Player, target: Player) -> Player:
             )
             % {"source": source.name, "target": target.name, "count": len(shared)}
         )
+    if EventPlayer.objects.filter(player=source, event__entrants__player=target).exists():
+        raise ValidationError(
+            _("%(source)s and %(target)s played in the same event: they are two people.")
+            % {"source": source.name, "target": target.name}
+        )
     Seat.objects.filter(player=source).update(player=target)
+    EventPlayer.objects.filter(player=source).update(player=target)
+    EventTable.objects.filter(bye=source).update(bye=target)
+    Event.objects.filter(entrants__player=target).update(version=F("version") + 1)
     # The account that is `source` ("this is me") is `target` now, unless one already is.
     if not Membership.objects.filter(player=target).exists():
         Membership.objects.filter(player=source).update(player=target)

@@ -2,6 +2,7 @@ from django.urls import path
 
 from scoring.accounts.urls import urlpatterns as accounts_urlpatterns
 from scoring.circles.urls import urlpatterns as circles_urlpatterns
+from scoring.events.urls import urlpatterns as events_urlpatterns
 from scoring.sharing.urls import urlpatterns as sharing_urlpatterns
 from scoring.views import history, pages
 from scoring.views import matches as views
@@ -35,8 +36,9 @@ urlpatterns = [
     path("matches/<int:pk>/rematch/", views.match_rematch, name="match-rematch"),
 ]
 
-# Each room's own URLs: share links, export and import; circles, members and invites; the
+# Each room's own URLs: club nights; share links, export and import; circles, members and invites; the
 # account's page, deleting it, signing up, the language.
+urlpatterns += events_urlpatterns
 urlpatterns += sharing_urlpatterns
 urlpatterns += circles_urlpatterns
 urlpatterns += accounts_urlpatterns

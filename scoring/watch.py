@@ -20,7 +20,7 @@ from django.core import signing
 from django.db import connection
 from django.http import HttpRequest, HttpResponse
 
-from scoring.models import Match, Membership
+from scoring.models import Event, Match, Membership
 
 SALT = "scoring.watch"
 # A board asks with one token this long; the view then gives it a new one (a 200 with only the
@@ -28,17 +28,22 @@ SALT = "scoring.watch"
 MAX_AGE = 60 * 60
 MATCH_POLL = re.compile(r"^/matches/(\d{1,18})/$")
 SHARED_POLL = re.compile(r"^/shared/([^/\x00]{1,64})/$")
+# An event's page (a member's) and its big screen (a share link), polled the same way.
+EVENT_POLL = re.compile(r"^/events/(\d{1,18})/$")
+SCREEN_POLL = re.compile(r"^/events/screen/([^/\x00]{1,64})/$")
+EVENT_SALT = "scoring.watch.event"
 
 
-def token_for(user_id: int, match_id: int) -> str:
-    """The watch token of this account's board of this match."""
-    return signing.dumps([user_id, match_id], salt=SALT, compress=False)
+def token_for(user_id: int, match_id: int, *, salt: str = SALT) -> str:
+    """The watch token of this account's board of this match (or, `salt` EVENT_SALT, of an
+    event's page)."""
+    return signing.dumps([user_id, match_id], salt=salt, compress=False)
 
 
-def watcher(token: str, match_id: int) -> int | None:
+def watcher(token: str, match_id: int, *, salt: str = SALT) -> int | None:
     """The account a good, recent token of this match's board names; None otherwise."""
     try:
-        user_id, named = signing.loads(token, salt=SALT, max_age=MAX_AGE)
+        user_id, named = signing.loads(token, salt=salt, max_age=MAX_AGE)
     except (signing.BadSignature, ValueError, TypeError):
         return None
     if named != match_id or not isinstance(user_id, int):
@@ -55,6 +60,8 @@ MEMBER_VERSION = (
     " WHERE m.id = %s AND ms.user_id = %s"
 )
 SHARED_VERSION = f"SELECT version FROM {Match._meta.db_table} WHERE share_token = %s"
+MEMBER_EVENT_VERSION = MEMBER_VERSION.replace(Match._meta.db_table, Event._meta.db_table)
+SCREEN_VERSION = SHARED_VERSION.replace(Match._meta.db_table, Event._meta.db_table)
 
 
 def _one(sql: str, params: tuple[int | str, ...]) -> int | None:
@@ -87,6 +94,12 @@ def unchanged(request: HttpRequest) -> bool:
         return user_id is not None and str(member_version(match_id, user_id)) == since
     if found := SHARED_POLL.match(request.path_info):
         return str(shared_version(found.group(1))) == since
+    if found := EVENT_POLL.match(request.path_info):
+        event_id = int(found.group(1))
+        user_id = watcher(request.GET.get("watch", ""), event_id, salt=EVENT_SALT)
+        return user_id is not None and str(_one(MEMBER_EVENT_VERSION, (event_id, user_id))) == since
+    if found := SCREEN_POLL.match(request.path_info):
+        return str(_one(SCREEN_VERSION, (found.group(1),))) == since
     return False
 
 

@@ -8,6 +8,7 @@ A pattern with a `token` kwarg is a share link: public and read-only.
 
 from __future__ import annotations
 
+import datetime
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -25,7 +26,8 @@ from helpers import FIRST_8
 
 from scoring import services
 from scoring.circles import invites
-from scoring.models import Invite, Match, Player
+from scoring.events import services as events
+from scoring.models import Event, EventTable, Invite, Match, Player
 from scoring.rules import Rules
 
 # Pages anyone may open: by URL name, plus everything under these route prefixes.
@@ -100,6 +102,8 @@ class World:
     player: Player
     opponent: Player
     invite: Invite
+    event: Event
+    table: EventTable
 
 
 def build_world(owner: Any, other: Any, name: str, opponent_name: str) -> World:
@@ -113,7 +117,20 @@ def build_world(owner: Any, other: Any, name: str, opponent_name: str) -> World:
     Match.objects.filter(pk=match.pk).update(share_token=f"share-token-{match.pk}")
     match.refresh_from_db()
     invite = invites.invite_create(circle=owner.personal_circle, by=owner)
-    return World(owner, other, match, player, opponent, invite)
+    event = events.event_create(
+        circle=owner.personal_circle,
+        by=owner,
+        name=f"{name} night",
+        day=datetime.date(2026, 12, 4),
+        fmt=Event.Format.SWISS,
+        rules=Rules.make("casino"),
+        players=[player, opponent],
+    )
+    paired = events.round_pair(event=event, number=1, by=owner)
+    Event.objects.filter(pk=event.pk).update(share_token=f"screen-token-{event.pk}")
+    event.refresh_from_db()
+    table = paired.tables.get()
+    return World(owner, other, match, player, opponent, invite, event, table)
 
 
 @pytest.fixture
@@ -127,6 +144,9 @@ def kwarg_values(world: World) -> dict[str | tuple[str, str], Any]:
         ("players", "pk"): world.player.pk,
         ("matches", "pk"): world.match.pk,
         ("circles", "pk"): world.owner.personal_circle.pk,
+        ("events", "pk"): world.event.pk,
+        ("screen", "token"): world.event.share_token,
+        "table": world.table.pk,
         "pk": world.match.pk,
         "number": 1,
         "position": 0,

@@ -500,3 +500,15 @@ def _get_when_up(url: str, server: subprocess.Popen[bytes], seconds: float = 30)
             if time.monotonic() > deadline:
                 raise
             time.sleep(0.2)
+
+
+def test_the_production_environment_takes_no_django_variable_of_the_test_process(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The browser tests set DJANGO_ALLOW_ASYNC_UNSAFE in this process; `check --deploy` run by
+    these tests must see only the production variables, whichever test module came first."""
+    monkeypatch.setenv("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
+    monkeypatch.setenv("DJANGO_DEBUG", "True")
+    environment = _production_environment(tmp_path)
+    assert "DJANGO_ALLOW_ASYNC_UNSAFE" not in environment
+    assert environment["DJANGO_DEBUG"] == "False"

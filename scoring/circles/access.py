@@ -1,8 +1,9 @@
 """Who may see and change what: the one place that knows about circles and roles.
 
 Every private view is `@scoped`: it needs a login and gets `request.scope`, the account in its
-current circle. Lists start from `scope.matches()` and `scope.players()`; a match or player named
-in the URL comes from `scope.match(pk)` / `scope.player(pk)`, which find it in any circle of the
+current circle. Lists start from `scope.matches()`, `scope.players()` and `scope.events()`; a
+match, player or event named in the URL comes from `scope.match(pk)` / `scope.player(pk)` /
+`scope.event(pk)`, which find it in any circle of the
 account (and make that circle the current one), answer 404 when the account is not a member of
 its circle (a removed member included, at once), and 403 when the member lacks the role
 (`admin=True`). A circle named in the URL comes from `scope.circle_membership(pk)`, with the same
@@ -25,7 +26,7 @@ from django.http.response import HttpResponseBase
 from django.utils.functional import cached_property
 from django.utils.translation import gettext as _
 
-from scoring.models import Circle, Match, Membership, Player
+from scoring.models import Circle, Event, Match, Membership, Player
 
 SESSION_KEY = "circle"
 ADMIN = Membership.Role.ADMIN
@@ -169,6 +170,27 @@ class Scope:
 
     def player(self, pk: Any, *, admin: bool = False) -> Player:
         return self._get(Player.objects.all(), pk, admin)
+
+    def event(self, pk: Any, *, manage: bool = False, lock: bool = False) -> Event:
+        """An event (club night) of the account's circles. `manage`: pairing rounds, calling
+        time, players in and out, abandoning a table: the circle's admins and the member who
+        made the event (403 for the others)."""
+        events = Event.objects.select_for_update(of=("self",)) if lock else Event.objects.all()
+        event = self._get(events, pk, admin=False)
+        if manage and not self.organises(event):
+            raise PermissionDenied(
+                _("Only an admin of the circle or the event's organiser can do that.")
+            )
+        return event
+
+    def organises(self, event: Event) -> bool:
+        """Whether the account may run the event (see `event`)."""
+        return self.is_admin or (
+            event.created_by_id is not None and event.created_by_id == self.user.pk
+        )
+
+    def events(self) -> QuerySet[Event]:
+        return Event.objects.filter(circle=self.circle)
 
 
 def scope_of(request: HttpRequest) -> Scope:

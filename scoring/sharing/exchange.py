@@ -60,6 +60,7 @@ def _match_doc(match: Match) -> MatchDoc:
             tuple(tally.as_rules_tally() for tally in hand.tallies.all())
             for hand in match.hands.all()
         ),
+        last_hand=match.last_hand,
     )
 
 
@@ -74,6 +75,14 @@ def iter_match_documents(
         matches = matches.filter(pk__in=list(pks))
     for match in matches.iterator(chunk_size=chunks.PREFETCH_CHUNK):
         yield _match_doc(match)
+
+
+def documents_by_pk(pks: Iterable[int]) -> dict[int, MatchDoc]:
+    """These matches' documents, by match pk (an event's tables)."""
+    matches = _matches_for_export(None).filter(pk__in=list(pks))
+    return {
+        match.pk: _match_doc(match) for match in matches.iterator(chunk_size=chunks.PREFETCH_CHUNK)
+    }
 
 
 def match_documents(circle: Circle | None, *, pks: Iterable[int] | None = None) -> list[MatchDoc]:
@@ -139,7 +148,7 @@ _FORMULA_PIECE = re.compile(r"(^|[,;|\t\r\n])([ ]*)(?=[=+\-@])")
 _BREAKS = re.compile(r"[\t\r\n\v\f]")
 
 
-def _csv_text(value: str) -> str:
+def csv_text(value: str) -> str:
     """A text cell no spreadsheet runs, whatever separator it splits the line on: a formula
     character at the start of the cell or after any separator gets a leading apostrophe."""
     return _BREAKS.sub(" ", _FORMULA_PIECE.sub(r"\1\2'", value))
@@ -196,7 +205,7 @@ def iter_hands_csv(circle: Circle, *, pk: int | None = None) -> Iterator[str]:
                     variant,
                     number,
                     position + 1,
-                    _csv_text(rules.side_name(names.get((match_id, position), []))),
+                    csv_text(rules.side_name(names.get((match_id, position), []))),
                     cards,
                     spades,
                     int(big_casino),
@@ -287,20 +296,23 @@ def _import_docs(
     `bulk.matches_create` (a fixed number of bulk inserts per chunk of matches, the statistics
     brought up to date), then rate the won ones."""
     known = Player.objects.filter(circle=circle).count()
-    roster = _roster(circle, [doc for doc, _score in scored])
+    known_names = roster(
+        circle, (name for doc, _score in scored for names in doc.sides for name in names)
+    )
     now = timezone.now()
     pks = bulk.matches_create(
         circle,
         (
             bulk.NewMatch(
                 rules=doc.rules,
-                sides=[[roster[name_key(name)] for name in names] for names in doc.sides],
+                sides=[[known_names[name_key(name)] for name in names] for names in doc.sides],
                 hands=doc.hands,
                 start_totals=doc.start_totals,
                 first_dealer=doc.first_dealer,
                 abandoned=doc.abandoned,
                 finished_at=now,
                 score=score,
+                last_hand=doc.last_hand,
             )
             for doc, score in scored
         ),
@@ -321,18 +333,16 @@ def _matches(pks: Sequence[int]) -> list[Match]:
     return [by_pk[pk] for pk in pks]
 
 
-def _roster(circle: Circle, docs: Sequence[MatchDoc]) -> dict[str, Player]:
+def roster(circle: Circle, names: Iterable[str]) -> dict[str, Player]:
     """The circle's players by name key (case-folded, any script), with the new names added."""
-    roster = {player.name_key: player for player in Player.objects.filter(circle=circle)}
+    known = {player.name_key: player for player in Player.objects.filter(circle=circle)}
     new: dict[str, Player] = {}
-    for doc in docs:
-        for names in doc.sides:
-            for name in names:
-                key = name_key(name)
-                if key not in roster and key not in new:
-                    new[key] = Player(circle=circle, name=name, name_key=key)
+    for name in names:
+        key = name_key(name)
+        if key not in known and key not in new:
+            new[key] = Player(circle=circle, name=name, name_key=key)
     if new:
         # A name added meanwhile by another request is left as it is, and used.
         Player.objects.bulk_create(new.values(), ignore_conflicts=True)
-        roster = {player.name_key: player for player in Player.objects.filter(circle=circle)}
-    return roster
+        known = {player.name_key: player for player in Player.objects.filter(circle=circle)}
+    return known

@@ -39,7 +39,10 @@ def watch_token(context: dict[str, Any], match: Any) -> str:
     """The watch token of the reader's board of `match` (scoring/watch.py: its poll's 204 costs
     one indexed read)."""
     user = context["request"].user
-    return watch.token_for(user.pk, match.pk) if user.is_authenticated else ""
+    if not user.is_authenticated:
+        return ""
+    salt = watch.EVENT_SALT if match._meta.model_name == "event" else watch.SALT
+    return watch.token_for(user.pk, match.pk, salt=salt)
 
 
 @register.simple_tag
@@ -65,6 +68,11 @@ def outcome_text(kind: str, category: str, name: str, total: int, target: int) -
             "name": name,
             "target": target,
             "what": CATEGORY_TAKEN[category],
+        }
+    if kind == "time":
+        return _("Time was called: %(name)s was ahead after the last hand, with %(total)d.") % {
+            "name": name,
+            "total": total,
         }
     if kind == "highest":
         return _("Several sides reached %(target)d; %(name)s has the highest total.") % {
@@ -135,6 +143,7 @@ def offline_phrases() -> dict[str, Any]:
             "count-out": _("Counting out, %(name)s reached %(target)d first (with %(what)s)."),
             "highest": _("Several sides reached %(target)d; %(name)s has the highest total."),
             "reached": _("%(name)s reached %(target)d, with %(total)d."),
+            "time": _("Time was called: %(name)s was ahead after the last hand, with %(total)d."),
         },
         # An endgame condition is met this many points short of the target (outcome_text).
         "condition_short": {**CONDITION_SHORT, "": 1},

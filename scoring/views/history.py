@@ -13,6 +13,7 @@ from django.views.decorators.http import require_http_methods, require_POST, req
 
 from scoring import charts, selectors, services
 from scoring.circles.access import scoped
+from scoring.events.selectors import events_played
 from scoring.forms import HistoryFilterForm, PlayerForm, PlayerMergeForm
 from scoring.views.common import ScopedRequest, render_region
 
@@ -63,6 +64,7 @@ def player_detail(request: ScopedRequest, pk: int) -> HttpResponse:
     context = {
         "player": player,
         "stats": selectors.player_stats(player),
+        "events": events_played(player),
         "rename": rename,
         "merge": PlayerMergeForm(players=request.scope.players(), source=player),
     }

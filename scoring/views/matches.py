@@ -21,6 +21,7 @@ from scoring import rules, selectors, services, watch
 from scoring.circles import selectors as circles
 from scoring.circles.access import scoped
 from scoring.circles.context_processors import current_circle
+from scoring.events.selectors import tables_of as event_tables_of
 from scoring.forms import HandForm, MatchForm, PlayerForm
 from scoring.matchdoc import MAX_HANDS
 from scoring.models import Match
@@ -41,8 +42,11 @@ def home(request: HtmxHttpRequest) -> HttpResponse:
     context: dict[str, Any] = {}
     if request.user.is_authenticated:
         # The account's record in each of its circles (where a player is linked to it).
-        context["records"] = circles.records_of(request.user)
+        records = circles.records_of(request.user)
+        context["records"] = records
         context["current_circle"] = current_circle(request)
+        # The tables of club nights where the account's players sit now ("your table: 3").
+        context["your_tables"] = event_tables_of([row.player.pk for row in records])
     return render(request, "scoring/home.html", context)
 
 
@@ -541,6 +545,9 @@ def _int(text: str) -> int:
 @require_POST
 def match_abandon(request: ScopedRequest, pk: int) -> HttpResponse:
     match = request.scope.match(pk)
+    if match.event_id is not None:
+        # A table of an event abandoned is a loss for both: the organiser's call.
+        request.scope.event(match.event_id, manage=True)
     services.match_abandon(match=match)
     return redirect(match)
 
@@ -598,7 +605,12 @@ def match_sync(request: ScopedRequest) -> JsonResponse:
 def match_delete(request: ScopedRequest, pk: int) -> HttpResponse:
     """An admin deletes a match (a test game, a match recorded twice)."""
     match = request.scope.match(pk, admin=True)
-    services.match_delete(match=match)
+    try:
+        services.match_delete(match=match)
+    except ValidationError as error:
+        for message in error.messages:
+            messages.error(request, message)
+        return redirect(match)
     messages.success(request, _("The match was deleted."))
     return redirect("scoring:match-list")
 

@@ -1,0 +1,450 @@
+"""An event as a file: JSON (the match documents of its tables, the pairings and the standings)
+and CSV (its tables' results, its standings); a JSON file imported into another circle, all or
+nothing."""
+
+from __future__ import annotations
+
+import csv
+import io
+from collections.abc import Callable, Sequence
+from datetime import date
+from typing import Any
+
+from django.contrib.auth.models import User
+from django.db import DatabaseError, transaction
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from scoring import bulk, matchdoc, ratings
+from scoring.events.selectors import EventState
+from scoring.events.services import MAX_PLAYERS, MAX_ROUNDS
+from scoring.matchdoc import DocumentError, MatchDoc
+from scoring.models import Circle, Event, EventPlayer, EventRound, EventTable, Match, name_key
+from scoring.sharing import exchange
+from scoring.sharing.exchange import ImportRefused
+
+FORMAT = "casino-event"
+VERSION = 1
+MAX_IMPORT_BYTES = 8 * 1024 * 1024
+
+
+def event_json(event: Event) -> dict[str, Any]:
+    state = EventState(event)
+    match_pks = [table.match.pk for view in state.rounds for table in view.playing if table.match]
+    documents = exchange.documents_by_pk(match_pks)
+    return {
+        "format": FORMAT,
+        "version": VERSION,
+        "name": event.name,
+        "date": event.date.isoformat(),
+        "event_format": event.format,
+        "seeding": event.seeding,
+        "rounds": event.rounds,
+        "round_minutes": event.round_minutes,
+        "rules": matchdoc.rules_json(event.rules),
+        "players": [
+            {
+                "name": entrant.player.name,
+                "joined_round": entrant.joined_round,
+                "left_round": entrant.left_round,
+            }
+            for entrant in state.entrants
+        ],
+        "pairings": [
+            {
+                "round": view.number,
+                "time_called": view.time_called,
+                "tables": [
+                    {"table": table.number, "match": matchdoc.match_json(documents[table.match.pk])}
+                    for table in view.playing
+                    if table.match is not None
+                ],
+                "byes": [table.bye.name for table in view.byes if table.bye is not None],
+            }
+            for view in state.rounds
+        ],
+        "standings": [
+            {
+                "place": line.row.place,
+                "name": line.name,
+                "match_points": line.row.match_points,
+                "played": line.row.played,
+                "byes": line.row.byes,
+                "head_to_head": line.row.head_to_head,
+                "difference": line.row.difference,
+                "opponents": line.row.opponents,
+                "scored": line.row.scored,
+            }
+            for line in state.standings
+        ],
+    }
+
+
+RESULT_COLUMNS = ("round", "table", "side_1", "side_2", "total_1", "total_2", "result")
+STANDING_COLUMNS = (
+    "place",
+    "player",
+    "match_points",
+    "played",
+    "byes",
+    "head_to_head",
+    "difference",
+    "opponents",
+    "scored",
+)
+
+
+def event_csv(event: Event) -> str:
+    """The standings, then (after an empty line) every table's result: column names stay
+    English, as in the match CSV; names are made safe for spreadsheets."""
+    state = EventState(event)
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\r\n")
+    writer.writerow(STANDING_COLUMNS)
+    for line in state.standings:
+        row = line.row
+        writer.writerow(
+            [
+                row.place,
+                exchange.csv_text(line.name),
+                row.match_points,
+                row.played,
+                row.byes,
+                row.head_to_head,
+                row.difference,
+                row.opponents,
+                row.scored,
+            ]
+        )
+    writer.writerow([])
+    writer.writerow(RESULT_COLUMNS)
+    for view in state.rounds:
+        for table in view.tables:
+            if table.bye is not None:
+                writer.writerow(
+                    [view.number, "", exchange.csv_text(table.bye.name), "", "", "", "bye"]
+                )
+                continue
+            match = table.match
+            assert match is not None
+            if match.status == Match.Status.WON:
+                result = f"side {(match.winner_position or 0) + 1} won"
+            else:
+                result = str(match.status)
+            names = [exchange.csv_text(name) for name in table.side_names]
+            writer.writerow([view.number, table.number, *names, *table.totals, result])
+    return out.getvalue()
+
+
+# --- import --------------------------------------------------------------------------------------
+
+
+class _Problems:
+    def __init__(self) -> None:
+        self.messages: list[str] = []
+
+    def add(self, message: str) -> None:
+        self.messages.append(message)
+
+
+def _integer(raw: Any, least: int, most: int) -> int | None:
+    if isinstance(raw, bool) or not isinstance(raw, int) or not least <= raw <= most:
+        return None
+    return raw
+
+
+def _text(raw: Any, most: int) -> str | None:
+    if not isinstance(raw, str) or not raw.strip() or len(raw) > most or "\x00" in raw:
+        return None
+    if matchdoc.bad_text(raw):
+        return None
+    return raw.strip()
+
+
+def _read_rules(raw: Any, problems: _Problems, translate: Callable[[str], str]) -> Any:
+    """The event's rules, read by the match format's own reader (a match of no hands)."""
+    try:
+        doc = matchdoc.read_match(
+            {
+                "format": matchdoc.FORMAT,
+                "rules": raw,
+                "sides": [{"players": ["A"]}, {"players": ["B"]}],
+                "hands": [],
+            }
+        )
+    except DocumentError as error:
+        for problem in error.problems:
+            problems.add(
+                _("The event's rules: %(problem)s") % {"problem": problem.describe(translate)}
+            )
+        return None
+    return doc.rules
+
+
+def event_import(
+    *, circle: Circle, text: str, by: User | None = None, translate: Callable[[str], str] = _
+) -> Event:
+    """Create the event of an export file in `circle`: its players (by name, ignoring case, or
+    added), rounds, tables (their matches as a match import makes them) and byes. Everything is
+    checked first; one problem and nothing is stored (ImportRefused lists them)."""
+    try:
+        raw = matchdoc.parse_json(text)
+    except DocumentError as error:
+        raise ImportRefused([p.describe(translate) for p in error.problems]) from None
+    problems = _Problems()
+    if not isinstance(raw, dict) or raw.get("format") != FORMAT:
+        raise ImportRefused(
+            [
+                _("This is not an event file of this app (its format is not %(format)s).")
+                % {"format": FORMAT}
+            ]
+        )
+    if raw.get("version") != VERSION:
+        problems.add(_("This event file's version is not %(version)d.") % {"version": VERSION})
+    name = _text(raw.get("name"), 80)
+    if name is None:
+        problems.add(_("The event needs a name of at most %(count)d characters.") % {"count": 80})
+    try:
+        day = date.fromisoformat(str(raw.get("date")))
+    except ValueError:
+        day = None
+        problems.add(_("The event's date is not a date (YYYY-MM-DD)."))
+    fmt = raw.get("event_format")
+    if fmt not in Event.Format.values:
+        problems.add(
+            _("The event's format is not one of: %(formats)s.")
+            % {"formats": ", ".join(Event.Format.values)}
+        )
+    seeding = raw.get("seeding", Event.Seeding.RATING)
+    if seeding not in Event.Seeding.values:
+        problems.add(
+            _("Round 1's seeding is not one of: %(values)s.")
+            % {"values": ", ".join(Event.Seeding.values)}
+        )
+    rounds = _integer(raw.get("rounds"), 1, MAX_ROUNDS)
+    if rounds is None:
+        problems.add(
+            _("The number of rounds is not a whole number from 1 to %(most)d.")
+            % {"most": MAX_ROUNDS}
+        )
+    minutes = raw.get("round_minutes")
+    if minutes is not None and _integer(minutes, 5, 600) is None:
+        problems.add(_("The round time is not a whole number of minutes from 5 to 600."))
+    event_rules = _read_rules(raw.get("rules"), problems, translate)
+    entrants = _read_players(raw.get("players"), rounds or MAX_ROUNDS, problems)
+    pairings = _read_pairings(
+        raw.get("pairings"), entrants, rounds or MAX_ROUNDS, problems, translate
+    )
+    if problems.messages:
+        raise ImportRefused(problems.messages)
+    assert name is not None and day is not None and rounds is not None and event_rules is not None
+    try:
+        return _store(
+            circle,
+            by,
+            name,
+            day,
+            str(fmt),
+            str(seeding),
+            rounds,
+            minutes,
+            event_rules,
+            entrants,
+            pairings,
+        )
+    except (DatabaseError, bulk.BulkRefused) as error:
+        raise ImportRefused(
+            [_("The event could not be saved (%(detail)s).") % {"detail": error.__class__.__name__}]
+        ) from error
+
+
+def _read_players(raw: Any, rounds: int, problems: _Problems) -> list[tuple[str, int, int | None]]:
+    if not isinstance(raw, list) or not raw or len(raw) > MAX_PLAYERS:
+        problems.add(
+            _("The event's players are not a list of 1 to %(count)d players.")
+            % {"count": MAX_PLAYERS}
+        )
+        return []
+    entrants: list[tuple[str, int, int | None]] = []
+    seen: set[str] = set()
+    for index, item in enumerate(raw, start=1):
+        item = item if isinstance(item, dict) else {}
+        name = _text(item.get("name"), 60)
+        joined = _integer(item.get("joined_round", 1), 1, rounds + 1)
+        left = item.get("left_round")
+        if (
+            name is None
+            or joined is None
+            or (left is not None and _integer(left, 1, rounds + 1) is None)
+        ):
+            problems.add(
+                _("Player %(number)d of the event is not a name with its rounds.")
+                % {"number": index}
+            )
+            continue
+        if name_key(name) in seen:
+            problems.add(_("%(name)s is listed twice.") % {"name": name})
+        seen.add(name_key(name))
+        entrants.append((name, joined, left))
+    return entrants
+
+
+Pairing = tuple[int, bool, list[tuple[int, MatchDoc, Any]], list[str]]
+
+
+def _read_pairings(
+    raw: Any,
+    entrants: Sequence[tuple[str, int, int | None]],
+    rounds: int,
+    problems: _Problems,
+    translate: Callable[[str], str],
+) -> list[Pairing]:
+    if not isinstance(raw, list) or len(raw) > rounds:
+        problems.add(
+            _("The event's pairings are not a list of at most %(count)d rounds.")
+            % {"count": rounds}
+        )
+        return []
+    known = {name_key(name) for name, _joined, _left in entrants}
+    read: list[Pairing] = []
+    index = 0
+    for number, item in enumerate(raw, start=1):
+        item = item if isinstance(item, dict) else {}
+        if item.get("round") != number:
+            problems.add(_("Round %(number)d is missing or out of order.") % {"number": number})
+            continue
+        tables: list[tuple[int, MatchDoc, Any]] = []
+        seated: set[str] = set()
+        raw_tables = item.get("tables")
+        if not isinstance(raw_tables, list):
+            problems.add(_("Round %(number)d has no list of tables.") % {"number": number})
+            continue
+        for table_number, table in enumerate(raw_tables, start=1):
+            table = table if isinstance(table, dict) else {}
+            try:
+                doc, score = matchdoc.read_scored_match(table.get("match"), index)
+            except DocumentError as error:
+                for problem in error.problems:
+                    problems.add(
+                        _("Round %(round)d, table %(table)d: %(problem)s")
+                        % {
+                            "round": number,
+                            "table": table_number,
+                            "problem": problem.describe(translate),
+                        }
+                    )
+                index += 1
+                continue
+            index += 1
+            if len(doc.sides) != 2:
+                problems.add(
+                    _("Round %(round)d, table %(table)d is not a table of two sides.")
+                    % {"round": number, "table": table_number}
+                )
+            for names in doc.sides:
+                for player in names:
+                    key = name_key(player)
+                    if key not in known:
+                        problems.add(
+                            _("Round %(round)d: %(name)s is not a player of the event.")
+                            % {"round": number, "name": player}
+                        )
+                    elif key in seated:
+                        problems.add(
+                            _("Round %(round)d: %(name)s plays at two tables.")
+                            % {"round": number, "name": player}
+                        )
+                    seated.add(key)
+            tables.append((table_number, doc, score))
+        byes = item.get("byes", [])
+        if not isinstance(byes, list) or not all(isinstance(bye, str) for bye in byes):
+            problems.add(_("Round %(number)d's byes are not a list of names.") % {"number": number})
+            byes = []
+        for bye in byes:
+            key = name_key(bye)
+            if key not in known:
+                problems.add(
+                    _("Round %(round)d: %(name)s is not a player of the event.")
+                    % {"round": number, "name": bye}
+                )
+            elif key in seated:
+                problems.add(
+                    _("Round %(round)d: %(name)s plays at two tables.")
+                    % {"round": number, "name": bye}
+                )
+            seated.add(key)
+        read.append((number, bool(item.get("time_called", False)), tables, list(byes)))
+    return read
+
+
+@transaction.atomic
+def _store(
+    circle: Circle,
+    by: User | None,
+    name: str,
+    day: date,
+    fmt: str,
+    seeding: str,
+    rounds: int,
+    minutes: int | None,
+    event_rules: Any,
+    entrants: Sequence[tuple[str, int, int | None]],
+    pairings: Sequence[Pairing],
+) -> Event:
+    event = Event.objects.create(
+        circle=circle,
+        created_by=by,
+        name=name,
+        date=day,
+        format=fmt,
+        seeding=seeding,
+        rounds=rounds,
+        round_minutes=minutes,
+        **Event.rules_fields(event_rules),
+    )
+    players = exchange.roster(circle, (entrant[0] for entrant in entrants))
+    EventPlayer.objects.bulk_create(
+        EventPlayer(
+            event=event,
+            player=players[name_key(entrant)],
+            order=order,
+            joined_round=joined,
+            left_round=left,
+        )
+        for order, (entrant, joined, left) in enumerate(entrants)
+    )
+    now = timezone.now()
+    for number, time_called, tables, byes in pairings:
+        made = EventRound.objects.create(
+            event=event, number=number, time_called_at=now if time_called else None
+        )
+        pks = bulk.matches_create(
+            circle,
+            (
+                bulk.NewMatch(
+                    rules=doc.rules,
+                    sides=[[players[name_key(player)] for player in side] for side in doc.sides],
+                    hands=doc.hands,
+                    start_totals=doc.start_totals,
+                    first_dealer=doc.first_dealer,
+                    abandoned=doc.abandoned,
+                    finished_at=now,
+                    score=score,
+                    last_hand=doc.last_hand,
+                    event=event,
+                )
+                for _number, doc, score in tables
+            ),
+            by=by,
+        )
+        EventTable.objects.bulk_create(
+            EventTable(round=made, number=index, match_id=pk)
+            for index, pk in enumerate(pks, start=1)
+        )
+        EventTable.objects.bulk_create(
+            EventTable(round=made, number=len(pks) + index, bye=players[name_key(bye)])
+            for index, bye in enumerate(byes, start=1)
+        )
+    won = list(Match.objects.filter(event=event, status=Match.Status.WON).order_by("pk"))
+    ratings.rate_imported(circle, won, now)
+    return event

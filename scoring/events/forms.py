@@ -1,0 +1,166 @@
+"""The event's forms: setting one up (the game and its options as a match's), a player in or
+out."""
+
+from __future__ import annotations
+
+from typing import Any, cast
+
+from django import forms
+from django.db.models import QuerySet
+from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+
+from scoring import rules
+from scoring.events.services import MAX_PLAYERS, MAX_ROUNDS, field_problem
+from scoring.forms import NAME_VALIDATORS, GameRulesForm
+from scoring.models import Event, Player, name_key
+from scoring.sharing.forms import ImportForm
+
+
+def _new_names(text: str) -> list[str]:
+    return [line.strip() for line in text.splitlines() if line.strip()]
+
+
+class EventForm(GameRulesForm):
+    """A club night: name, date, game and options, format, who plays."""
+
+    name = forms.CharField(
+        label=gettext_lazy("Name"),
+        max_length=80,
+        strip=True,
+        validators=NAME_VALIDATORS[:1],
+        initial=gettext_lazy("Club night"),
+    )
+    date = forms.DateField(
+        label=gettext_lazy("Date"), widget=forms.DateInput(attrs={"type": "date"})
+    )
+    format = forms.ChoiceField(
+        label=gettext_lazy("Format"),
+        choices=Event.Format.choices,
+        initial=Event.Format.SWISS,
+        widget=forms.RadioSelect,
+    )
+    seeding = forms.ChoiceField(
+        label=gettext_lazy("Swiss: round 1 paired"),
+        choices=Event.Seeding.choices,
+        initial=Event.Seeding.RATING,
+        widget=forms.RadioSelect,
+    )
+    rounds = forms.IntegerField(
+        label=gettext_lazy("Rounds"),
+        help_text=gettext_lazy(
+            "Empty: a round robin plays every round; Swiss, enough rounds to find a single "
+            "winner (at least 3); partners, 3."
+        ),
+        min_value=1,
+        max_value=MAX_ROUNDS,
+        required=False,
+    )
+    round_minutes = forms.IntegerField(
+        label=gettext_lazy("Round time (minutes)"),
+        help_text=gettext_lazy("Empty: no time limit."),
+        min_value=5,
+        max_value=600,
+        required=False,
+    )
+    players = forms.ModelMultipleChoiceField(
+        label=gettext_lazy("Who plays"),
+        queryset=Player.objects.none(),
+        widget=forms.CheckboxSelectMultiple,
+        required=False,
+    )
+    new_players = forms.CharField(
+        label=gettext_lazy("New players (one name a line)"),
+        widget=forms.Textarea(attrs={"rows": 3}),
+        max_length=MAX_PLAYERS * 61,
+        required=False,
+    )
+
+    def __init__(self, *args: Any, players: QuerySet[Player], **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        cast(forms.ModelMultipleChoiceField, self.fields["players"]).queryset = players
+        self.fields["date"].initial = timezone.localdate
+        self._circle_players = players
+
+    def clean_new_players(self) -> list[str]:
+        names = _new_names(self.cleaned_data.get("new_players", ""))
+        for name in names:
+            for validator in NAME_VALIDATORS:
+                validator(name)
+            if len(name) > 60:
+                raise forms.ValidationError(
+                    _("A name has at most %(limit)d characters: %(name)s")
+                    % {"limit": 60, "name": name[:60]}
+                )
+        return names
+
+    def clean(self) -> dict[str, Any]:
+        super().clean()
+        data = self.cleaned_data
+        fmt = data.get("format")
+        per_side = 2 if fmt == Event.Format.PARTNERS else 1
+        variant = data.get("variant") or Event.Variant.CASINO
+        self._clean_options(data, variant, 2, per_side)
+        target = data.get("target_value")
+        self._clean_dominican(data, target or rules.variant_defaults(variant).target)
+        chosen: list[Player] = list(data.get("players") or [])
+        known = {name_key(player.name): player for player in self._circle_players}
+        seen = {player.pk for player in chosen}
+        data["new_names"] = []
+        for name in data.get("new_players") or []:
+            player = known.get(name_key(name))
+            if player is None:
+                if name_key(name) in {name_key(other) for other in data["new_names"]}:
+                    self.add_error("new_players", _("%(name)s is listed twice.") % {"name": name})
+                data["new_names"].append(name)
+                continue
+            if player.pk in seen:
+                self.add_error("new_players", _("%(name)s is listed twice.") % {"name": name})
+            seen.add(player.pk)
+            chosen.append(player)
+        data["entrants"] = chosen
+        if fmt and not self.errors:
+            count = len(chosen) + len(data["new_names"])
+            ids = [player.pk for player in chosen] + [
+                -n for n in range(1, len(data["new_names"]) + 1)
+            ]
+            problem = field_problem(fmt, ids, data.get("rounds"))
+            if problem is not None:
+                self.add_error("players" if count else "new_players", problem)
+        if not self.errors:
+            data["rules"] = self._rules(data)
+        return data
+
+
+class EntrantForm(forms.Form):
+    """A late arrival: one of the circle's players, or a new name."""
+
+    player = forms.ModelChoiceField(
+        label=gettext_lazy("Player"), queryset=Player.objects.none(), required=False
+    )
+    name = forms.CharField(
+        label=gettext_lazy("or a new player"),
+        max_length=60,
+        strip=True,
+        validators=NAME_VALIDATORS,
+        required=False,
+    )
+
+    def __init__(self, *args: Any, players: QuerySet[Player], **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        cast(forms.ModelChoiceField, self.fields["player"]).queryset = players
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean() or {}
+        if not data.get("player") and not data.get("name") and not self.errors:
+            raise forms.ValidationError(_("Choose a player or type a new name."))
+        return data
+
+
+class EventImportForm(ImportForm):
+    file = forms.FileField(
+        label=gettext_lazy("Event file (JSON)"),
+        help_text=gettext_lazy("A file exported from an event's page. Up to 2 MB."),
+        widget=forms.FileInput(attrs={"accept": ".json,application/json"}),
+    )

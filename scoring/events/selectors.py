@@ -1,0 +1,326 @@
+"""What an event's page and big screen show: its rounds, every table's live totals, and the
+standings from the finished tables (four queries, however many rounds)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from datetime import datetime
+from functools import cached_property
+
+from django.db.models import QuerySet
+
+from scoring import pairing, standings
+from scoring.models import Event, EventPlayer, EventRound, EventTable, Match, Player, Seat
+
+COUNTED = (Match.Status.WON, Match.Status.ABANDONED)
+
+
+@dataclass
+class TableView:
+    number: int
+    table: EventTable
+    match: Match | None = None
+    bye: Player | None = None
+    # Each side's players (ids and names, in seat order) and total.
+    player_ids: list[list[int]] = field(default_factory=list)
+    names: list[list[str]] = field(default_factory=list)
+    totals: list[int] = field(default_factory=list)
+
+    @property
+    def side_names(self) -> list[str]:
+        return [" & ".join(names) for names in self.names]
+
+    @property
+    def sides(self) -> list[tuple[str, int, bool]]:
+        """(name, total, won) per side."""
+        match = self.match
+        won = match.winner_position if match and match.status == Match.Status.WON else None
+        return [
+            (name, total, position == won)
+            for position, (name, total) in enumerate(zip(self.side_names, self.totals, strict=True))
+        ]
+
+    @property
+    def is_open(self) -> bool:
+        return self.match is not None and self.match.is_open
+
+    @property
+    def counted(self) -> bool:
+        return self.match is not None and self.match.status in COUNTED
+
+    def result(self, round_number: int) -> standings.Result | None:
+        match = self.match
+        if match is None or match.status not in COUNTED or len(self.player_ids) != 2:
+            return None
+        winner = match.winner_position if match.status == Match.Status.WON else None
+        return standings.Result(
+            round=round_number,
+            sides=(tuple(self.player_ids[0]), tuple(self.player_ids[1])),
+            totals=(self.totals[0], self.totals[1]),
+            winner=winner,
+        )
+
+    def fingerprint(self) -> str:
+        """How the table stands, as the pairing of a later round saw it."""
+        match = self.match
+        if match is None:
+            return "bye"
+        return f"{match.status}:{match.winner_position}"
+
+
+@dataclass
+class RoundView:
+    round: EventRound
+    tables: list[TableView]
+
+    @property
+    def number(self) -> int:
+        return self.round.number
+
+    @property
+    def playing(self) -> list[TableView]:
+        return [table for table in self.tables if table.match is not None]
+
+    @property
+    def byes(self) -> list[TableView]:
+        return [table for table in self.tables if table.bye is not None]
+
+    @property
+    def unfinished(self) -> int:
+        return sum(1 for table in self.tables if table.is_open)
+
+    @property
+    def ends_at(self) -> datetime | None:
+        return self.round.ends_at
+
+    @property
+    def time_called(self) -> bool:
+        return self.round.time_called_at is not None
+
+
+@dataclass
+class StandingView:
+    row: standings.Row
+    entrant: EventPlayer
+
+    @property
+    def name(self) -> str:
+        return self.entrant.player.name
+
+    @property
+    def left(self) -> bool:
+        return self.entrant.left_round is not None
+
+
+class EventState:
+    """An event as its page shows it (read once; the parts computed when first used)."""
+
+    def __init__(self, event: Event, *, me: int | None = None) -> None:
+        self.event = event
+        self.me = me  # the reader's player ("this is me"), for "your table"
+        self.entrants = list(event.entrants.select_related("player").order_by("order"))
+        round_rows = list(event.round_set.order_by("number"))
+        tables = list(
+            EventTable.objects.filter(round__event=event)
+            .select_related("match", "bye")
+            .order_by("round__number", "number")
+        )
+        seats = Seat.objects.filter(match__event=event).select_related("side", "player")
+        by_match: dict[int, list[Seat]] = {}
+        for seat in seats.order_by("match_id", "seat"):
+            by_match.setdefault(seat.match_id, []).append(seat)
+        views: dict[int, list[TableView]] = {row.pk: [] for row in round_rows}
+        for table in tables:
+            view = TableView(table.number, table, match=table.match, bye=table.bye)
+            if table.match_id is not None:
+                sides = len({seat.side.position for seat in by_match.get(table.match_id, [])})
+                view.player_ids = [[] for _ in range(sides)]
+                view.names = [[] for _ in range(sides)]
+                view.totals = [0] * sides
+                for seat in by_match.get(table.match_id, []):
+                    position = seat.side.position
+                    view.player_ids[position].append(seat.player_id)
+                    view.names[position].append(seat.player.name)
+                    view.totals[position] = seat.side.total
+            views[table.round_id].append(view)
+        self.rounds = [RoundView(row, views[row.pk]) for row in round_rows]
+
+    @property
+    def current(self) -> RoundView | None:
+        return self.rounds[-1] if self.rounds else None
+
+    @property
+    def next_number(self) -> int | None:
+        """The round to pair next, or None when every planned round is paired."""
+        number = len(self.rounds) + 1
+        return number if number <= self.event.rounds else None
+
+    @property
+    def finished(self) -> bool:
+        current = self.current
+        return self.next_number is None and current is not None and not current.unfinished
+
+    def active(self, round_number: int) -> list[EventPlayer]:
+        """Who plays in this round: joined by then and not left before it."""
+        return [
+            entrant
+            for entrant in self.entrants
+            if entrant.joined_round <= round_number
+            and (entrant.left_round is None or entrant.left_round > round_number)
+        ]
+
+    def results(
+        self, before: int | None = None
+    ) -> tuple[list[standings.Result], list[tuple[int, int]]]:
+        """The counted tables and the byes of the rounds (before round `before`)."""
+        results: list[standings.Result] = []
+        byes: list[tuple[int, int]] = []
+        for view in self.rounds:
+            if before is not None and view.number >= before:
+                break
+            for table in view.tables:
+                if table.bye is not None:
+                    byes.append((view.number, table.bye.pk))
+                elif (result := table.result(view.number)) is not None:
+                    results.append(result)
+        return results, byes
+
+    def standing_rows(self, before: int | None = None) -> list[standings.Row]:
+        results, byes = self.results(before)
+        return standings.standings(
+            [entrant.player_id for entrant in self.entrants],
+            results,
+            byes,
+            swiss=self.event.format == Event.Format.SWISS,
+        )
+
+    @cached_property
+    def standings(self) -> list[StandingView]:
+        by_player = {entrant.player_id: entrant for entrant in self.entrants}
+        return [StandingView(row, by_player[row.player]) for row in self.standing_rows()]
+
+    def history(self) -> list[pairing.Played]:
+        """The rounds paired so far, as the pairing engine reads them."""
+        return [
+            pairing.Played(
+                tables=tuple(
+                    pairing.Table((tuple(table.player_ids[0]), tuple(table.player_ids[1])))
+                    for table in view.playing
+                    if len(table.player_ids) == 2
+                ),
+                byes=tuple(table.bye.pk for table in view.byes if table.bye is not None),
+            )
+            for view in self.rounds
+        ]
+
+    def fingerprints(self, before: int) -> dict[str, str]:
+        """How the tables of the rounds before round `before` stand (see EventRound.paired_from)."""
+        return {
+            str(table.table.pk): table.fingerprint()
+            for view in self.rounds
+            if view.number < before
+            for table in view.tables
+        }
+
+    @cached_property
+    def changed_after_pairing(self) -> int | None:
+        """The latest round paired from results that have changed since (an edit changed a
+        winner): its pairings stand as they were made, and the organiser is told."""
+        for view in reversed(self.rounds[1:]):
+            if view.round.paired_from and view.round.paired_from != self.fingerprints(view.number):
+                return view.number
+        return None
+
+    @cached_property
+    def my_table(self) -> tuple[TableView, list[str]] | None:
+        return self.table_of(self.me) if self.me is not None else None
+
+    def table_of(self, player_id: int) -> tuple[TableView, list[str]] | None:
+        """The open table of the current round where this player sits, and their opponents."""
+        current = self.current
+        if current is None:
+            return None
+        for table in current.playing:
+            for position, ids in enumerate(table.player_ids):
+                if player_id in ids and table.is_open:
+                    others = [
+                        name
+                        for side, names in enumerate(table.names)
+                        if side != position
+                        for name in names
+                    ]
+                    return table, others
+        return None
+
+
+def events_of(queryset: QuerySet[Event]) -> QuerySet[Event]:
+    return queryset.order_by("-date", "-pk")
+
+
+@dataclass(frozen=True)
+class YourTable:
+    event: Event
+    round: int
+    table: int
+    match: Match
+    against: list[str]
+
+
+def tables_of(players: Sequence[int]) -> list[YourTable]:
+    """The unfinished event tables where these players (an account's "this is me", in each of
+    its circles) sit, with who they play against: none without players, else one query, and one
+    more when there are any."""
+    if not players:
+        return []
+    seats = list(
+        Seat.objects.filter(
+            player_id__in=players,
+            match__event__isnull=False,
+            match__status__in=(Match.Status.PLAYING, Match.Status.TIED),
+        ).select_related("match__event_table__round__event")
+    )
+    if not seats:
+        return []
+    others: dict[int, list[str]] = {}
+    mine = {seat.match_id: seat.side_id for seat in seats}
+    rows = Seat.objects.filter(match_id__in=mine).order_by("seat")
+    for match_id, side_id, name in rows.values_list("match_id", "side_id", "player__name"):
+        if side_id != mine[match_id]:
+            others.setdefault(match_id, []).append(name)
+    found = []
+    for seat in seats:
+        table = seat.match.event_table
+        found.append(
+            YourTable(
+                table.round.event,
+                table.round.number,
+                table.number,
+                seat.match,
+                others.get(seat.match_id, []),
+            )
+        )
+    return found
+
+
+PLAYER_EVENTS_SHOWN = 10
+
+
+@dataclass(frozen=True)
+class PlayedEvent:
+    event: Event
+    place: int
+    of: int
+    finished: bool
+
+
+def events_played(player: Player) -> list[PlayedEvent]:
+    """The latest events the player played in, with their place (live while one runs)."""
+    played = []
+    entries = EventPlayer.objects.filter(player=player).select_related("event")
+    for entry in entries.order_by("-event__date", "-event_id")[:PLAYER_EVENTS_SHOWN]:
+        state = EventState(entry.event)
+        rows = state.standing_rows()
+        place = next(row.place for row in rows if row.player == player.pk)
+        played.append(PlayedEvent(entry.event, place, len(rows), state.finished))
+    return played
