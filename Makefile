@@ -4,7 +4,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: messages screenshots run serve test test-fast lint format bench-rules bench-pages bench-load bench-match bench-files bench-offline bench-live install clean
+.PHONY: messages screenshots run serve test test-fast lint format bench-rules bench-pages bench-load bench-match bench-files bench-offline bench-live bench-event install clean
 
 $(STAMP): pyproject.toml
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -95,6 +95,14 @@ BENCH_DB ?= sqlite:///$(CURDIR)/bench_pages.sqlite3
 # The offline board's answer to a tap, Chromium's CPU throttled 4x (Playwright, Debian's Chromium).
 bench-offline: $(STAMP)
 	$(PY) -m pytest -q -s -p no:cacheprovider tests/browser/bench_offline.py
+
+# An event of 64 players and 6 Swiss rounds: its page and big screen against the home page (a
+# database of its own, kept), and one Swiss and one partners round of 64 paired by the engine.
+BENCH_EVENT_DB ?= sqlite:///$(CURDIR)/bench_event.sqlite3
+bench-event: $(STAMP)
+	DATABASE_URL=$(BENCH_EVENT_DB) $(PY) manage.py migrate --noinput -v0
+	DATABASE_URL=$(BENCH_EVENT_DB) $(PY) manage.py bench_event
+	$(PY) scripts/bench_pairing.py
 
 bench-pages: $(STAMP)
 	DATABASE_URL=$(BENCH_DB) $(PY) manage.py migrate --noinput -v0

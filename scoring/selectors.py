@@ -550,7 +550,7 @@ def side_names(match: Match) -> list[str]:
     return lineup(match).names(player_name)
 
 
-def _url_of(name: str) -> Callable[[int], str]:
+def url_of(name: str) -> Callable[[int], str]:
     """The URL of a match's page, for many matches: reversed once, the pk put in per match."""
     marker = "2147483647"
     head, tail = reverse(name, args=[int(marker)]).split(marker)
@@ -572,7 +572,7 @@ def _match_rows(matches: Sequence[Match], *, sheets: bool = False) -> list[Match
         {value: str(label) for value, label in choices.choices}
         for choices in (Match.Variant, Match.Layout, Match.Status)
     )
-    board, sheet = _url_of("scoring:match"), _url_of("scoring:match-sheet")
+    board, sheet = url_of("scoring:match"), url_of("scoring:match-sheet")
     return [
         MatchRow(
             match,

@@ -625,6 +625,8 @@ def player_rename(*, player: Player, name: str) -> Player:
         with transaction.atomic():
             player.save(update_fields=["name"])
             _names_changed(Match.objects.filter(seats__player=player))
+            # And on the pages of the events they play in (their standings, the big screen).
+            Event.objects.filter(entrants__player=player).update(version=F("version") + 1)
     except IntegrityError:  # renamed to the same name by a concurrent request
         raise _name_taken(name) from None
     return player

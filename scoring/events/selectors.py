@@ -3,25 +3,65 @@ standings from the finished tables (four queries, however many rounds)."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import functools
+import hashlib
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from functools import cached_property
+from typing import NamedTuple
 
 from django.db.models import QuerySet
 
 from scoring import pairing, standings
 from scoring.models import Event, EventPlayer, EventRound, EventTable, Match, Player, Seat
+from scoring.selectors import url_of
 
 COUNTED = (Match.Status.WON, Match.Status.ABANDONED)
+OPEN = (Match.Status.PLAYING, Match.Status.TIED)
+
+
+@functools.cache
+def _match_url() -> Callable[[int], str]:
+    return url_of("scoring:match")
+
+
+class TableRow(NamedTuple):
+    pk: int
+    number: int
+
+
+class PlayerRow(NamedTuple):
+    pk: int
+    name: str
+
+
+class MatchRow(NamedTuple):
+    """What the event's pages show of a table's match (read as values, not model instances:
+    an event of 64 players has 200 of them)."""
+
+    pk: int
+    status: str
+    winner_position: int | None
+    version: int
+    hand_count: int
+    last_hand: int | None
+    outcome_kind: str
+
+    @property
+    def is_open(self) -> bool:
+        return self.status in OPEN
+
+    def get_absolute_url(self) -> str:
+        return _match_url()(self.pk)
 
 
 @dataclass
 class TableView:
     number: int
-    table: EventTable
-    match: Match | None = None
-    bye: Player | None = None
+    table: TableRow
+    match: MatchRow | None = None
+    bye: PlayerRow | None = None
     # Each side's players (ids and names, in seat order) and total.
     player_ids: list[list[int]] = field(default_factory=list)
     names: list[list[str]] = field(default_factory=list)
@@ -61,6 +101,12 @@ class TableView:
             winner=winner,
         )
 
+    @property
+    def cache_key(self) -> str:
+        """What the table's rendered line depends on: its match in this version."""
+        match = self.match
+        return f"{self.table.pk}:{match.pk}.{match.version}" if match else f"{self.table.pk}:bye"
+
     def fingerprint(self) -> str:
         """How the table stands, as the pairing of a later round saw it."""
         match = self.match
@@ -77,6 +123,15 @@ class RoundView:
     @property
     def number(self) -> int:
         return self.round.number
+
+    @property
+    def cache_key(self) -> str:
+        """What the round's rendered tables depend on: its tables' matches in their versions."""
+        versions = ",".join(
+            f"{table.match.pk}.{table.match.version}" if table.match else f"b{table.table.pk}"
+            for table in self.tables
+        )
+        return f"{self.round.pk}:{self.round.started_at.timestamp()}:{versions}"
 
     @property
     def playing(self) -> list[TableView]:
@@ -119,47 +174,98 @@ class EventState:
     def __init__(self, event: Event, *, me: int | None = None) -> None:
         self.event = event
         self.me = me  # the reader's player ("this is me"), for "your table"
-        self.entrants = list(event.entrants.select_related("player").order_by("order"))
+
+    @property
+    def cache_key(self) -> str:
+        """What the event's rendered page depends on besides the reader and the language: the
+        event in this version (any change of its tables bumps it). Its creation time is in the
+        key, as a deleted event's number may come back."""
+        event = self.event
+        return f"{event.pk}:{event.created_at.timestamp()}:{event.version}"
+
+    @cached_property
+    def entrants(self) -> list[EventPlayer]:
+        return list(self.event.entrants.select_related("player").order_by("order"))
+
+    @cached_property
+    def rounds(self) -> list[RoundView]:
+        """Every round with its tables, their players and totals (three queries; none until
+        first asked, so a page whose parts are already rendered reads nothing)."""
+        event = self.event
         round_rows = list(event.round_set.order_by("number"))
-        tables = list(
+        tables = (
             EventTable.objects.filter(round__event=event)
-            .select_related("match", "bye")
             .order_by("round__number", "number")
+            .values_list(
+                "pk",
+                "round_id",
+                "number",
+                "bye_id",
+                "bye__name",
+                "match_id",
+                "match__status",
+                "match__winner_position",
+                "match__version",
+                "match__hand_count",
+                "match__last_hand",
+                "match__outcome_kind",
+            )
         )
-        seats = Seat.objects.filter(match__event=event).select_related("side", "player")
-        by_match: dict[int, list[Seat]] = {}
-        for seat in seats.order_by("match_id", "seat"):
-            by_match.setdefault(seat.match_id, []).append(seat)
+        seats = (
+            Seat.objects.filter(match__event=event)
+            .order_by("match_id", "seat")
+            .values_list("match_id", "side__position", "side__total", "player_id", "player__name")
+        )
+        by_match: dict[int, list[tuple[int, int, int, str]]] = {}
+        for match_id, *seat in seats:
+            by_match.setdefault(match_id, []).append(tuple(seat))  # type: ignore[arg-type]
         views: dict[int, list[TableView]] = {row.pk: [] for row in round_rows}
-        for table in tables:
-            view = TableView(table.number, table, match=table.match, bye=table.bye)
-            if table.match_id is not None:
-                sides = len({seat.side.position for seat in by_match.get(table.match_id, [])})
+        for pk, round_id, number, bye_id, bye_name, match_id, *match in tables:
+            view = TableView(number, TableRow(pk, number))
+            if bye_id is not None:
+                view.bye = PlayerRow(bye_id, bye_name)
+            if match_id is not None:
+                view.match = MatchRow(match_id, *match)
+                seated = by_match.get(match_id, [])
+                sides = len({position for position, *_rest in seated})
                 view.player_ids = [[] for _ in range(sides)]
                 view.names = [[] for _ in range(sides)]
                 view.totals = [0] * sides
-                for seat in by_match.get(table.match_id, []):
-                    position = seat.side.position
-                    view.player_ids[position].append(seat.player_id)
-                    view.names[position].append(seat.player.name)
-                    view.totals[position] = seat.side.total
-            views[table.round_id].append(view)
-        self.rounds = [RoundView(row, views[row.pk]) for row in round_rows]
+                for position, total, player_id, name in seated:
+                    view.player_ids[position].append(player_id)
+                    view.names[position].append(name)
+                    view.totals[position] = total
+            views[round_id].append(view)
+        return [RoundView(row, views[row.pk]) for row in round_rows]
 
     @property
     def current(self) -> RoundView | None:
         return self.rounds[-1] if self.rounds else None
 
+    @cached_property
+    def paired(self) -> int:
+        """How many rounds are paired (one count, when the rounds are not read already)."""
+        if "rounds" in self.__dict__:
+            return len(self.rounds)
+        return self.event.round_set.count()
+
     @property
     def next_number(self) -> int | None:
         """The round to pair next, or None when every planned round is paired."""
-        number = len(self.rounds) + 1
+        number = self.paired + 1
         return number if number <= self.event.rounds else None
 
-    @property
+    @cached_property
     def finished(self) -> bool:
-        current = self.current
-        return self.next_number is None and current is not None and not current.unfinished
+        """Every round paired and played (read from the rounds, or with one query when they
+        are not read already)."""
+        if self.next_number is not None:
+            return False
+        if "rounds" in self.__dict__:
+            current = self.current
+            return current is not None and not current.unfinished
+        open_tables = Match.objects.filter(event=self.event, status__in=OPEN)
+        return self.paired > 0 and not open_tables.exists()
 
     def active(self, round_number: int) -> list[EventPlayer]:
         """Who plays in this round: joined by then and not left before it."""
@@ -227,10 +333,30 @@ class EventState:
     def changed_after_pairing(self) -> int | None:
         """The latest round paired from results that have changed since (an edit changed a
         winner): its pairings stand as they were made, and the organiser is told."""
+        now = {
+            str(table.table.pk): table.fingerprint()
+            for view in self.rounds
+            for table in view.tables
+        }
         for view in reversed(self.rounds[1:]):
-            if view.round.paired_from and view.round.paired_from != self.fingerprints(view.number):
+            seen = view.round.paired_from
+            if seen and any(now.get(pk) != fingerprint for pk, fingerprint in seen.items()):
                 return view.number
         return None
+
+    @property
+    def standings_key(self) -> str:
+        """What the standings depend on: the counted tables (their results and totals), the
+        byes and who plays (and who left); not the totals of the tables still playing."""
+        counted = ";".join(
+            f"{table.table.pk}:{table.fingerprint()}:{table.totals}"
+            for view in self.rounds
+            for table in view.tables
+            if table.bye is not None or table.counted
+        )
+        entrants = ",".join(f"{e.player_id}.{e.left_round}.{e.player.name}" for e in self.entrants)
+        digest = hashlib.sha256(f"{counted}|{entrants}".encode()).hexdigest()
+        return f"{self.event.pk}:{self.event.created_at.timestamp()}:{digest}"
 
     @cached_property
     def my_table(self) -> tuple[TableView, list[str]] | None:
@@ -277,7 +403,7 @@ def tables_of(players: Sequence[int]) -> list[YourTable]:
         Seat.objects.filter(
             player_id__in=players,
             match__event__isnull=False,
-            match__status__in=(Match.Status.PLAYING, Match.Status.TIED),
+            match__status__in=OPEN,
         ).select_related("match__event_table__round__event")
     )
     if not seats:

@@ -456,3 +456,37 @@ def test_the_big_screen_is_read_only_polls_cheaply_and_ends_with_its_link(
     user_client.post(reverse("scoring:event-share-revoke", args=[event.pk]))
     assert anonymous.get(url).status_code == 404
     assert anonymous.get(f"{url}?since=1", headers=HX).status_code == 286
+
+
+@pytest.mark.django_db
+def test_a_renamed_player_shows_under_the_new_name_on_the_event_page_kept_rendered(
+    user, user_client
+) -> None:
+    event = make_event(user, "Ana Ben")
+    events.round_pair(event=event, number=1)
+    assert "Ana" in user_client.get(event.get_absolute_url()).content.decode()
+    ana = event.entrants.get(player__name="Ana").player
+    services.player_rename(player=ana, name="Anneli")
+    page = user_client.get(event.get_absolute_url()).content.decode()
+    assert "Anneli" in page
+    assert ">Ana<" not in page and "Ana <strong>" not in page
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_last_two_tables_finishing_at_once_leave_one_consistent_state(user) -> None:
+    event = make_event(user, "Ana Ben Cy Dee")
+    first, second = matches_of(events.round_pair(event=event, number=1))
+    for match in (first, second):
+        services.hand_record(match=match, number=1, tallies=FIRST_11)
+    version = Event.objects.get(pk=event.pk).version
+    results = at_once(
+        lambda: services.hand_record(match=first, number=2, tallies=FIRST_11),
+        lambda: services.hand_record(match=second, number=2, tallies=FIRST_11),
+    )
+    assert not [r for r in results if isinstance(r, BaseException)], results
+    event.refresh_from_db()
+    assert event.version == version + 2
+    state = EventState(event)
+    assert not state.current.unfinished
+    assert [line.row.match_points for line in state.standings] == [1, 1, 0, 0]
+    assert events.round_pair(event=event, number=2).number == 2
