@@ -16,7 +16,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
-from scoring import pairing, services
+from scoring import bulk, pairing, services
 from scoring.events.selectors import EventState
 from scoring.models import Circle, Event, EventPlayer, EventRound, EventTable, Match, Player
 from scoring.rules import Rules
@@ -187,15 +187,22 @@ def round_pair(*, event: Event, number: int, by: User | None = None) -> EventRou
         event=event, number=number, ends_at=ends_at, paired_from=state.fingerprints(number)
     )
     rules = event.rules
-    for index, table in enumerate(paired.tables, start=1):
-        match = services.match_start(
-            circle=event.circle,
-            by=by,
-            rules=rules,
-            sides=[[players[pk] for pk in side] for side in table.sides],
-            event=event,
-        )
-        EventTable.objects.create(round=made, number=index, match=match)
+    # The round's matches at once, each stored as services.match_start stores one (bulk.py).
+    pks = bulk.matches_create(
+        event.circle,
+        (
+            bulk.NewMatch(
+                rules=rules,
+                sides=[[players[pk] for pk in side] for side in table.sides],
+                event=event,
+            )
+            for table in paired.tables
+        ),
+        by=by,
+    )
+    EventTable.objects.bulk_create(
+        EventTable(round=made, number=index, match_id=pk) for index, pk in enumerate(pks, start=1)
+    )
     EventTable.objects.bulk_create(
         EventTable(round=made, number=len(paired.tables) + index, bye=players[pk])
         for index, pk in enumerate(paired.byes, start=1)

@@ -490,3 +490,26 @@ def test_the_last_two_tables_finishing_at_once_leave_one_consistent_state(user) 
     assert not state.current.unfinished
     assert [line.row.match_points for line in state.standings] == [1, 1, 0, 0]
     assert events.round_pair(event=event, number=2).number == 2
+
+
+@pytest.mark.django_db
+def test_a_paired_table_is_stored_as_a_match_started_by_hand(user) -> None:
+    event = make_event(user, "Ana Ben", rules=Rules.make("dominican", target=25))
+    (paired,) = matches_of(events.round_pair(event=event, number=1, by=user))
+    ana, ben = (seat.player for seat in paired.seats.order_by("seat"))
+    started = services.match_start(
+        circle=user.personal_circle, by=user, rules=event.rules, sides=[[ana], [ben]]
+    )
+    skip = {"id", "created_at", "event_id", "_state"}
+
+    def fields(match: Match) -> dict[str, Any]:
+        match.refresh_from_db()
+        return {key: value for key, value in vars(match).items() if key not in skip}
+
+    assert fields(paired) == fields(started)
+    rows = [
+        [(side.position, side.start_total, side.total) for side in m.sides.order_by("position")]
+        for m in (paired, started)
+    ]
+    assert rows[0] == rows[1]
+    assert [s.seat for s in paired.seats.all()] == [s.seat for s in started.seats.all()]
