@@ -2,6 +2,8 @@ from django.contrib import admin
 
 from scoring.models import (
     Circle,
+    Event,
+    EventPlayer,
     Hand,
     HandRevision,
     Invite,
@@ -68,8 +70,24 @@ class MatchAdmin(admin.ModelAdmin):
     list_filter = ["variant", "status"]
     search_fields = ["circle__name", "seats__player__name"]
     date_hierarchy = "created_at"
-    raw_id_fields = ["circle", "created_by", "rematch_of"]
+    raw_id_fields = ["circle", "created_by", "rematch_of", "event"]
     inlines = [SideInline, SeatInline]
+
+
+class EventPlayerInline(admin.TabularInline):
+    model = EventPlayer
+    extra = 0
+    raw_id_fields = ["player"]
+
+
+@admin.register(Event)
+class EventAdmin(admin.ModelAdmin):
+    list_display = ["pk", "name", "circle", "date", "format", "variant", "rounds"]
+    list_filter = ["format", "variant"]
+    search_fields = ["name", "circle__name"]
+    date_hierarchy = "date"
+    raw_id_fields = ["circle", "created_by"]
+    inlines = [EventPlayerInline]
 
 
 class TallyInline(admin.TabularInline):

@@ -15,7 +15,7 @@ from scoring import services, watch
 from scoring.circles.access import Scope
 from scoring.events import services as events
 from scoring.events.selectors import EventState, events_played, tables_of
-from scoring.models import Event, EventRound, Match, Membership
+from scoring.models import Event, EventRound, EventTable, Match, Membership
 from scoring.rules import Rules
 
 DAY = datetime.date(2026, 12, 4)
@@ -513,3 +513,101 @@ def test_a_paired_table_is_stored_as_a_match_started_by_hand(user) -> None:
     ]
     assert rows[0] == rows[1]
     assert [s.seat for s in paired.seats.all()] == [s.seat for s in started.seats.all()]
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    "name",
+    ["event-pair", "event-time", "event-entrant-add", "event-table-abandon", "event-entrant-leave"],
+)
+def test_a_member_who_is_not_the_organiser_cannot_run_the_event(
+    user, other_user, client, name
+) -> None:
+    circle = user.personal_circle
+    Membership.objects.create(circle=circle, user=other_user, role=Membership.Role.MEMBER)
+    event = make_event(user, "Ana Ben")
+    made = events.round_pair(event=event, number=1)
+    table = made.tables.get()
+    ana = event.entrants.get(player__name="Ana").player
+    kwargs: dict[str, Any] = {"pk": event.pk}
+    if name == "event-table-abandon":
+        kwargs["table"] = table.pk
+    if name == "event-entrant-leave":
+        kwargs["player"] = ana.pk
+    client.force_login(other_user)
+    before = (Event.objects.get(pk=event.pk).version, EventRound.objects.count())
+    response = client.post(reverse(f"scoring:{name}", kwargs=kwargs), {"number": 2, "name": "Gus"})
+    assert response.status_code == 403
+    assert (Event.objects.get(pk=event.pk).version, EventRound.objects.count()) == before
+    # The member still sees the event.
+    assert client.get(event.get_absolute_url()).status_code == 200
+
+
+@pytest.mark.django_db
+def test_creating_an_event_twice_with_one_form_makes_one(user_client, user) -> None:
+    ana, ben = make_players(user, "Ana Ben")
+    page = user_client.get(reverse("scoring:event-new")).content.decode()
+    token = (
+        page.split('name="form_once" value="')[1].split('"')[0]
+        if 'name="form_once"' in page
+        else ""
+    )
+    assert token, "the form carries its once-token"
+    data = {
+        "name": "Friday club",
+        "date": "2026-12-04",
+        "format": "swiss",
+        "seeding": "rating",
+        "variant": "casino",
+        "target": "usual",
+        "players": [ana.pk, ben.pk],
+        "form_once": token,
+    }
+    first = user_client.post(reverse("scoring:event-new"), data)
+    second = user_client.post(reverse("scoring:event-new"), data)
+    assert Event.objects.count() == 1
+    assert first["Location"] == second["Location"] == Event.objects.get().get_absolute_url()
+
+
+@pytest.mark.django_db
+def test_the_organiser_runs_an_evening_with_plain_forms(user, user_client) -> None:
+    """Without JavaScript: pair, a late arrival, a leaver, time, abandon: each a plain POST and a
+    redirect to the event page, which says what happened."""
+    event = make_event(user, "Ana Ben Cy Dee")
+    url = event.get_absolute_url()
+    response = user_client.post(
+        reverse("scoring:event-pair", args=[event.pk]), {"number": 1}, follow=True
+    )
+    assert "Round 1 is paired." in response.content.decode()
+    response = user_client.post(
+        reverse("scoring:event-pair", args=[event.pk]), {"number": 2}, follow=True
+    )
+    assert "Round 1 is still being played: 2 tables have not finished." in response.content.decode()
+    response = user_client.post(
+        reverse("scoring:event-entrant-add", args=[event.pk]), {"name": "Gus"}, follow=True
+    )
+    assert "Gus plays from round 2." in response.content.decode()
+    response = user_client.post(
+        reverse("scoring:event-entrant-add", args=[event.pk]), {}, follow=True
+    )
+    assert "Choose a player or type a new name." in response.content.decode()
+    response = user_client.post(reverse("scoring:event-time", args=[event.pk]), follow=True)
+    assert "Time is called" in response.content.decode()
+    table = EventTable.objects.filter(round__event=event).order_by("number").first()
+    response = user_client.post(
+        reverse("scoring:event-table-abandon", args=[event.pk, table.pk]), follow=True
+    )
+    assert "Table 1 is abandoned: a loss for both sides." in response.content.decode()
+    assert user_client.get(url).status_code == 200
+
+
+@pytest.mark.django_db
+def test_the_shared_board_of_a_table_says_time_too(user, client) -> None:
+    from scoring.sharing import links
+
+    event = make_event(user, "Ana Ben")
+    (match,) = matches_of(events.round_pair(event=event, number=1))
+    events.time_call(event=event)
+    match = links.share_link_create(match=Match.objects.get(pk=match.pk))
+    page = client.get(reverse("scoring:shared-match", args=[match.share_token])).content.decode()
+    assert "Time: this is the last hand" in page
