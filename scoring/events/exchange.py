@@ -19,13 +19,22 @@ from scoring import bulk, matchdoc, ratings
 from scoring.events.selectors import EventState
 from scoring.events.services import MAX_PLAYERS, MAX_ROUNDS
 from scoring.matchdoc import DocumentError, MatchDoc
-from scoring.models import Circle, Event, EventPlayer, EventRound, EventTable, Match, name_key
+from scoring.models import (
+    Circle,
+    Event,
+    EventPlayer,
+    EventRound,
+    EventTable,
+    Match,
+    Player,
+    name_key,
+)
 from scoring.sharing import exchange
 from scoring.sharing.exchange import ImportRefused
 
 FORMAT = "casino-event"
 VERSION = 1
-MAX_IMPORT_BYTES = 8 * 1024 * 1024
+NAME_KEY_LENGTH = int(Player._meta.get_field("name_key").max_length or 0)
 
 
 def event_json(event: Event) -> dict[str, Any]:
@@ -272,6 +281,8 @@ def _read_players(raw: Any, rounds: int, problems: _Problems) -> list[tuple[str,
         name = _text(item.get("name"), 60)
         joined = _integer(item.get("joined_round", 1), 1, rounds + 1)
         left = item.get("left_round")
+        if name is not None and len(name_key(name)) > NAME_KEY_LENGTH:
+            name = None  # too long once case-folded ("ß" is "ss"): it would not fit its column
         if (
             name is None
             or joined is None

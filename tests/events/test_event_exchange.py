@@ -103,8 +103,24 @@ def test_a_player_at_two_tables_of_one_round_is_refused_and_nothing_is_stored(us
             "Round 1, table 1",
         ),
         (lambda d: d["rules"].update(target=-3), "The event's rules"),
+        (lambda d: d["players"].append({"name": "ß" * 40}), "Player 6 of the event"),
+        (lambda d: d["players"].append({"name": "Zed\u0000"}), "Player 6 of the event"),
+        (lambda d: d["players"][0].update(joined_round=10**30), "Player 1 of the event"),
     ],
-    ids=["format", "name", "date", "event-format", "rounds", "duplicate", "bye", "hand", "rules"],
+    ids=[
+        "format",
+        "name",
+        "date",
+        "event-format",
+        "rounds",
+        "duplicate",
+        "bye",
+        "hand",
+        "rules",
+        "long-name",
+        "nul",
+        "huge-round",
+    ],
 )
 def test_a_bad_event_file_is_refused_with_what_is_wrong(user, change, message) -> None:
     document = exchange.event_json(played_event(user))
