@@ -431,21 +431,7 @@ def _store(
         )
         pks = bulk.matches_create(
             circle,
-            (
-                bulk.NewMatch(
-                    rules=doc.rules,
-                    sides=[[players[name_key(player)] for player in side] for side in doc.sides],
-                    hands=doc.hands,
-                    start_totals=doc.start_totals,
-                    first_dealer=doc.first_dealer,
-                    abandoned=doc.abandoned,
-                    finished_at=now,
-                    score=score,
-                    last_hand=doc.last_hand,
-                    event=event,
-                )
-                for _number, doc, score in tables
-            ),
+            (exchange.new_match(doc, score, players, now, event) for _n, doc, score in tables),
             by=by,
         )
         EventTable.objects.bulk_create(

@@ -11,12 +11,10 @@ from django.contrib import messages
 from django.core.exceptions import ValidationError
 from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
-from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
-from django_htmx.http import HttpResponseStopPolling
 
 from scoring import services, watch
 from scoring.circles.access import scoped
@@ -27,7 +25,15 @@ from scoring.models import Event, EventTable, Membership, Player
 from scoring.once import once_per_form
 from scoring.sharing import links
 from scoring.sharing.exchange import ImportRefused
-from scoring.views.common import HtmxHttpRequest, ScopedRequest, download, qr_code, render_region
+from scoring.views.common import (
+    HtmxHttpRequest,
+    ScopedRequest,
+    download,
+    link_ended,
+    nothing_new,
+    qr_code,
+    render_region,
+)
 
 EVENT_TEMPLATE = "scoring/events/event_detail.html"
 SCREEN_TEMPLATE = "scoring/events/event_screen.html"
@@ -240,11 +246,8 @@ def event_screen(request: HtmxHttpRequest, token: str) -> HttpResponse:
     try:
         event = links.event_for_share_token(token)
     except Http404:
-        if not request.htmx:
-            raise
-        ended = render_to_string(f"{SCREEN_TEMPLATE}#ended", request=request)
-        return HttpResponseStopPolling(ended)
-    if request.htmx and request.GET.get("since") == str(event.version):
+        return link_ended(request, SCREEN_TEMPLATE)  # a screen still open on a link turned off
+    if nothing_new(request, event.version):
         return HttpResponse(status=204)
     context = {
         **_context(event),

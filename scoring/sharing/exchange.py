@@ -10,8 +10,9 @@ from __future__ import annotations
 
 import csv
 import re
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
+from datetime import datetime
 
 from django.contrib.auth.models import User
 from django.core.exceptions import ValidationError
@@ -22,7 +23,7 @@ from django.utils.translation import gettext as _
 
 from scoring import bulk, chunks, matchdoc, ratings, rules, selectors
 from scoring.matchdoc import DocumentError, MatchDoc
-from scoring.models import Circle, Hand, Match, Player, Seat, Side, Tally, name_key
+from scoring.models import Circle, Event, Hand, Match, Player, Seat, Side, Tally, name_key
 
 MAX_IMPORT_BYTES = 2 * 1024 * 1024
 
@@ -301,28 +302,36 @@ def _import_docs(
     )
     now = timezone.now()
     pks = bulk.matches_create(
-        circle,
-        (
-            bulk.NewMatch(
-                rules=doc.rules,
-                sides=[[known_names[name_key(name)] for name in names] for names in doc.sides],
-                hands=doc.hands,
-                start_totals=doc.start_totals,
-                first_dealer=doc.first_dealer,
-                abandoned=doc.abandoned,
-                finished_at=now,
-                score=score,
-                last_hand=doc.last_hand,
-            )
-            for doc, score in scored
-        ),
-        by=by,
+        circle, (new_match(doc, score, known_names, now) for doc, score in scored), by=by
     )
     matches = _matches(pks)
     ratings.rate_imported(
         circle, [match for match in matches if match.status == Match.Status.WON], now
     )
     return ImportResult(matches, Player.objects.filter(circle=circle).count() - known)
+
+
+def new_match(
+    doc: MatchDoc,
+    score: rules.MatchScore,
+    players: Mapping[str, Player],
+    finished_at: datetime,
+    event: Event | None = None,
+) -> bulk.NewMatch:
+    """The match of a checked document, for bulk.matches_create: its players found by name key
+    in `players` (see `roster`), scored as checked, of `event` if given (an event's table)."""
+    return bulk.NewMatch(
+        rules=doc.rules,
+        sides=[[players[name_key(name)] for name in names] for names in doc.sides],
+        hands=doc.hands,
+        start_totals=doc.start_totals,
+        first_dealer=doc.first_dealer,
+        abandoned=doc.abandoned,
+        finished_at=finished_at,
+        score=score,
+        last_hand=doc.last_hand,
+        event=event,
+    )
 
 
 def _matches(pks: Sequence[int]) -> list[Match]:

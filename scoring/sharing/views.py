@@ -8,14 +8,13 @@ from urllib.parse import urlencode
 from django.contrib import messages
 from django.http import Http404, HttpResponse, StreamingHttpResponse
 from django.shortcuts import redirect, render
-from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import ngettext
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 from django.views.decorators.vary import vary_on_headers
-from django_htmx.http import HttpResponseClientRedirect, HttpResponseStopPolling
+from django_htmx.http import HttpResponseClientRedirect
 
 from scoring import selectors
 from scoring.circles.access import scoped
@@ -23,7 +22,15 @@ from scoring.models import Match
 from scoring.once import once_per_form
 from scoring.sharing import exchange, links
 from scoring.sharing.forms import ImportForm
-from scoring.views.common import HtmxHttpRequest, ScopedRequest, download, qr_code, render_region
+from scoring.views.common import (
+    HtmxHttpRequest,
+    ScopedRequest,
+    download,
+    link_ended,
+    nothing_new,
+    qr_code,
+    render_region,
+)
 
 SHARE_TEMPLATE = "scoring/sharing/share.html"
 IMPORT_TEMPLATE = "scoring/sharing/import.html"
@@ -39,14 +46,8 @@ def shared_match(request: HtmxHttpRequest, token: str) -> HttpResponse:
     try:
         match = links.match_for_share_token(token)
     except Http404:
-        if not request.htmx:
-            raise
-        # A board still open on a link turned off meanwhile: it says so in place of the board,
-        # and htmx stops polling (286).
-        ended = render_to_string(f"{SHARE_TEMPLATE}#ended", request=request)
-        return HttpResponseStopPolling(ended)
-    if request.htmx and request.GET.get("since") == str(match.version):
-        # Nothing new: htmx swaps nothing on 204, so hands the viewer opened stay open.
+        return link_ended(request, SHARE_TEMPLATE)  # a board still open on a link turned off
+    if nothing_new(request, match.version):
         return HttpResponse(status=204)
     context: dict[str, Any] = {
         "board": selectors.match_board(match),

@@ -6,9 +6,11 @@ from typing import Any
 
 import segno
 from django.contrib.auth.models import User
-from django.http import HttpRequest, HttpResponse, StreamingHttpResponse
+from django.http import Http404, HttpRequest, HttpResponse, StreamingHttpResponse
 from django.shortcuts import render
+from django.template.loader import render_to_string
 from django.utils.cache import patch_vary_headers
+from django_htmx.http import HttpResponseStopPolling
 from django_htmx.middleware import HtmxDetails
 
 from scoring import chunks
@@ -54,6 +56,21 @@ def render_region(
     response = render(request, partial_template(request, template, region), context, status=status)
     patch_vary_headers(response, ["HX-Request"])
     return response
+
+
+def link_ended(request: HtmxHttpRequest, template: str) -> HttpResponse:
+    """A read-only page (a shared board, an event's big screen) whose share link was turned off:
+    404; to a page still open on it, its `ended` partial in place of the page, and htmx stops
+    polling (286)."""
+    if not request.htmx:
+        raise Http404
+    return HttpResponseStopPolling(render_to_string(f"{template}#ended", request=request))
+
+
+def nothing_new(request: HtmxHttpRequest, version: int) -> bool:
+    """An open read-only page's poll, and it has this version already: a 204 swaps nothing (so
+    what the viewer opened stays open)."""
+    return bool(request.htmx) and request.GET.get("since") == str(version)
 
 
 def qr_code(url: str) -> HttpResponse:
