@@ -225,7 +225,7 @@ class EventState:
             if bye_id is not None:
                 view.bye = PlayerRow(bye_id, bye_name)
             if match_id is not None:
-                view.match = MatchRow(match_id, *match)
+                view.match = MatchRow(match_id, *match)  # type: ignore[arg-type]
                 seated = by_match.get(match_id, [])
                 sides = len({position for position, *_rest in seated})
                 view.player_ids = [[] for _ in range(sides)]
