@@ -158,6 +158,18 @@ class EntrantForm(forms.Form):
         return data
 
 
+class LeaverForm(forms.Form):
+    """A player who leaves the event: one of those still paired."""
+
+    player = forms.ModelChoiceField(
+        label=gettext_lazy("Who leaves"), queryset=Player.objects.none()
+    )
+
+    def __init__(self, *args: Any, players: QuerySet[Player], **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        cast(forms.ModelChoiceField, self.fields["player"]).queryset = players
+
+
 class EventImportForm(ImportForm):
     file = forms.FileField(
         label=gettext_lazy("Event file (JSON)"),

@@ -12,11 +12,7 @@ urlpatterns: list[URLPattern] = [
     path("events/<int:pk>/pair/", views.event_pair, name="event-pair"),
     path("events/<int:pk>/time/", views.event_time, name="event-time"),
     path("events/<int:pk>/players/", views.event_entrant_add, name="event-entrant-add"),
-    path(
-        "events/<int:pk>/players/<int:player>/leave/",
-        views.event_entrant_leave,
-        name="event-entrant-leave",
-    ),
+    path("events/<int:pk>/players/leave/", views.event_entrant_leave, name="event-entrant-leave"),
     path(
         "events/<int:pk>/tables/<int:table>/abandon/",
         views.event_table_abandon,

@@ -9,6 +9,7 @@ from urllib.parse import urlencode
 
 from django.contrib import messages
 from django.core.exceptions import ValidationError
+from django.db.models import QuerySet
 from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
@@ -20,7 +21,7 @@ from scoring import services, watch
 from scoring.circles.access import scoped
 from scoring.events import exchange, selectors
 from scoring.events import services as events
-from scoring.events.forms import EntrantForm, EventForm, EventImportForm
+from scoring.events.forms import EntrantForm, EventForm, EventImportForm, LeaverForm
 from scoring.models import Event, EventTable, Membership, Player
 from scoring.once import once_per_form
 from scoring.sharing import links
@@ -105,6 +106,7 @@ def event_detail(request: ScopedRequest, pk: int) -> HttpResponse:
         me=_me(request, event),
         organiser=organiser,
         entrant_form=EntrantForm(players=request.scope.players()),
+        leave_form=LeaverForm(players=_still_playing(event)),
         share_open=request.GET.get("panel") == "share",
     )
     return render_region(request, EVENT_TEMPLATE, "live", context)
@@ -179,17 +181,26 @@ def event_entrant_add(request: ScopedRequest, pk: int) -> HttpResponse:
 
 @scoped
 @require_POST
-def event_entrant_leave(request: ScopedRequest, pk: int, player: int) -> HttpResponse:
+def event_entrant_leave(request: ScopedRequest, pk: int) -> HttpResponse:
     event = request.scope.event(pk, manage=True)
-    found = get_object_or_404(Player, pk=player, circle=event.circle)
+    form = LeaverForm(request.POST, players=_still_playing(event))
+    if not form.is_valid():
+        return _done(request, event, ValidationError(form.errors["player"]))
+    leaver = form.cleaned_data["player"]
     try:
-        events.entrant_leave(event=event, player=found)
+        events.entrant_leave(event=event, player=leaver)
     except ValidationError as error:
         return _done(request, event, error)
     messages.success(
-        request, _("%(name)s is not paired again; their results stay.") % {"name": found.name}
+        request, _("%(name)s is not paired again; their results stay.") % {"name": leaver.name}
     )
     return redirect(f"{event.get_absolute_url()}#players")
+
+
+def _still_playing(event: Event) -> QuerySet[Player]:
+    return Player.objects.filter(entries__event=event, entries__left_round__isnull=True).order_by(
+        "entries__order"
+    )
 
 
 @scoped

@@ -291,12 +291,6 @@ def test_a_swiss_club_night_on_three_phones_and_a_big_screen(
     screenshot(organiser, "club-night-event.png", full_page=False)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="event_detail.html keeps the organiser's forms ({% csrf_token %}) in fragments cached "
-    "per account and event version: a second session of the account gets the first one's "
-    "token, and the POST is refused (403) until the event changes",
-)
 def test_the_organisers_second_phone_can_call_time(
     new_page: Any, live_server: Any, django_user_model: Any
 ) -> None:

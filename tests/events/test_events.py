@@ -532,11 +532,11 @@ def test_a_member_who_is_not_the_organiser_cannot_run_the_event(
     kwargs: dict[str, Any] = {"pk": event.pk}
     if name == "event-table-abandon":
         kwargs["table"] = table.pk
-    if name == "event-entrant-leave":
-        kwargs["player"] = ana.pk
     client.force_login(other_user)
     before = (Event.objects.get(pk=event.pk).version, EventRound.objects.count())
-    response = client.post(reverse(f"scoring:{name}", kwargs=kwargs), {"number": 2, "name": "Gus"})
+    response = client.post(
+        reverse(f"scoring:{name}", kwargs=kwargs), {"number": 2, "name": "Gus", "player": ana.pk}
+    )
     assert response.status_code == 403
     assert (Event.objects.get(pk=event.pk).version, EventRound.objects.count()) == before
     # The member still sees the event.
@@ -591,6 +591,15 @@ def test_the_organiser_runs_an_evening_with_plain_forms(user, user_client) -> No
         reverse("scoring:event-entrant-add", args=[event.pk]), {}, follow=True
     )
     assert "Choose a player or type a new name." in response.content.decode()
+    ana = event.entrants.get(player__name="Ana").player
+    response = user_client.post(
+        reverse("scoring:event-entrant-leave", args=[event.pk]), {"player": ana.pk}, follow=True
+    )
+    assert "Ana is not paired again; their results stay." in response.content.decode()
+    response = user_client.post(
+        reverse("scoring:event-entrant-leave", args=[event.pk]), {"player": ana.pk}, follow=True
+    )
+    assert "Select a valid choice" in response.content.decode()  # she has left already
     response = user_client.post(reverse("scoring:event-time", args=[event.pk]), follow=True)
     assert "Time is called" in response.content.decode()
     table = EventTable.objects.filter(round__event=event).order_by("number").first()
@@ -611,3 +620,24 @@ def test_the_shared_board_of_a_table_says_time_too(user, client) -> None:
     match = links.share_link_create(match=Match.objects.get(pk=match.pk))
     page = client.get(reverse("scoring:shared-match", args=[match.share_token])).content.decode()
     assert "Time: this is the last hand" in page
+
+
+@pytest.mark.django_db
+def test_every_session_of_the_organiser_gets_forms_it_can_send(user) -> None:
+    """The event page keeps parts rendered, never its forms: a second phone of the account (a
+    session of its own) posts with its own CSRF token and is not refused."""
+    from django.test import Client
+
+    event = make_event(user, "Ana Ben Cy Dee")
+    events.round_pair(event=event, number=1)
+    first, second = Client(enforce_csrf_checks=True), Client(enforce_csrf_checks=True)
+    for client in (first, second):
+        client.force_login(user)
+    first.get(event.get_absolute_url())  # renders and keeps what can be kept
+    page = second.get(event.get_absolute_url()).content.decode()
+    action = reverse("scoring:event-time", args=[event.pk])
+    form = page.split(f'action="{action}"')[1]
+    token = form.split('name="csrfmiddlewaretoken" value="')[1].split('"')[0]
+    response = second.post(action, {"csrfmiddlewaretoken": token})
+    assert response.status_code == 302
+    assert EventRound.objects.get(event=event).time_called_at is not None

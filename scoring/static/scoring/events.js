@@ -5,9 +5,11 @@
   function pad(number) { return (number < 10 ? "0" : "") + number; }
   function tick() {
     document.querySelectorAll("[data-countdown]").forEach(function (element) {
-      var left = Math.round((Date.parse(element.dataset.countdown) - Date.now()) / 1000);
+      // Python's isoformat has microseconds: some browsers' Date.parse reads 3 digits at most.
+      var end = Date.parse(element.dataset.countdown.replace(/(\.\d{3})\d+/, "$1"));
       var out = element.querySelector("[data-countdown-left]");
-      if (!out) return;
+      if (!out || isNaN(end)) return;  // the words "The round ends at ..." stay alone
+      var left = Math.round((end - Date.now()) / 1000);
       if (left <= 0) {
         out.textContent = element.dataset.textOver;
         element.classList.add("over");
