@@ -789,8 +789,9 @@ class EventRound(models.Model):
     # The countdown's end (round time), and when the organiser called time.
     ends_at = models.DateTimeField(_("ends"), null=True, blank=True)
     time_called_at = models.DateTimeField(_("time called"), null=True, blank=True)
-    # The results of the earlier rounds this round was paired from ({match id: winning side}),
-    # to tell the organiser when an edit changed one of them afterwards.
+    # The results of the earlier rounds this round was paired from ({"results": a digest of
+    # every table's status and winner}), to tell the organiser when an edit changed one of them
+    # afterwards.
     paired_from = models.JSONField(default=dict, blank=True)
 
     class Meta:

@@ -146,7 +146,6 @@ def kwarg_values(world: World) -> dict[str | tuple[str, str], Any]:
         ("circles", "pk"): world.owner.personal_circle.pk,
         ("events", "pk"): world.event.pk,
         ("screen", "token"): world.event.share_token,
-        "table": world.table.pk,
         "pk": world.match.pk,
         "number": 1,
         "position": 0,

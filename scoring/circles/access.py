@@ -176,6 +176,9 @@ class Scope:
         time, players in and out, abandoning a table: the circle's admins and the member who
         made the event (403 for the others)."""
         events = Event.objects.select_for_update(of=("self",)) if lock else Event.objects.all()
+        # The account's player there ("this is me"), read with it: the page says "your table".
+        mine = Membership.objects.filter(circle=OuterRef("circle_id"), user=self.user)
+        events = events.annotate(member_player=Subquery(mine.values("player_id")[:1]))
         event = self._get(events, pk, admin=False)
         if manage and not self.organises(event):
             raise PermissionDenied(

@@ -9,8 +9,9 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from functools import cached_property
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
+from django.core.cache import caches
 from django.db.models import QuerySet
 
 from scoring import pairing, standings
@@ -34,6 +35,21 @@ class TableRow(NamedTuple):
 class PlayerRow(NamedTuple):
     pk: int
     name: str
+
+
+class EntrantRow(NamedTuple):
+    """A player of the event, as its pages and the pairing read them (values, not instances)."""
+
+    player_id: int
+    order: int
+    joined_round: int
+    left_round: int | None
+    name: str
+    rating: float
+
+    @property
+    def player(self) -> PlayerRow:
+        return PlayerRow(self.player_id, self.name)
 
 
 class MatchRow(NamedTuple):
@@ -157,7 +173,7 @@ class RoundView:
 @dataclass
 class StandingView:
     row: standings.Row
-    entrant: EventPlayer
+    entrant: EntrantRow
 
     @property
     def name(self) -> str:
@@ -171,9 +187,10 @@ class StandingView:
 class EventState:
     """An event as its page shows it (read once; the parts computed when first used)."""
 
-    def __init__(self, event: Event, *, me: int | None = None) -> None:
+    def __init__(self, event: Event, *, me: int | None = None, kept: bool = False) -> None:
         self.event = event
         self.me = me  # the reader's player ("this is me"), for "your table"
+        self.kept = kept  # a page: the earlier rounds may come from the fragments cache
 
     @property
     def cache_key(self) -> str:
@@ -184,59 +201,42 @@ class EventState:
         return f"{event.pk}:{event.created_at.timestamp()}:{event.version}"
 
     @cached_property
-    def entrants(self) -> list[EventPlayer]:
-        return list(self.event.entrants.select_related("player").order_by("order"))
+    def entrants(self) -> list[EntrantRow]:
+        rows = self.event.entrants.order_by("order").values_list(
+            "player_id", "order", "joined_round", "left_round", "player__name", "player__rating"
+        )
+        return [EntrantRow(*row) for row in rows]
 
     @cached_property
     def rounds(self) -> list[RoundView]:
-        """Every round with its tables, their players and totals (three queries; none until
-        first asked, so a page whose parts are already rendered reads nothing)."""
+        """Every round with its tables, their players and totals; none read until first asked,
+        so a page whose parts are already rendered reads nothing. With `kept` (the pages), the
+        rounds before the latest come from the fragments cache while none of their tables has
+        changed (one aggregate query says so: their matches' versions only grow), and only the
+        latest is read (two queries); else all are read (two queries)."""
         event = self.event
-        round_rows = list(event.round_set.order_by("number"))
-        tables = (
-            EventTable.objects.filter(round__event=event)
-            .order_by("round__number", "number")
-            .values_list(
-                "pk",
-                "round_id",
-                "number",
-                "bye_id",
-                "bye__name",
-                "match_id",
-                "match__status",
-                "match__winner_position",
-                "match__version",
-                "match__hand_count",
-                "match__last_hand",
-                "match__outcome_kind",
-            )
-        )
-        seats = (
-            Seat.objects.filter(match__event=event)
-            .order_by("match_id", "seat")
-            .values_list("match_id", "side__position", "side__total", "player_id", "player__name")
-        )
-        by_match: dict[int, list[tuple[int, int, int, str]]] = {}
-        for match_id, *seat in seats:
-            by_match.setdefault(match_id, []).append(tuple(seat))  # type: ignore[arg-type]
-        views: dict[int, list[TableView]] = {row.pk: [] for row in round_rows}
-        for pk, round_id, number, bye_id, bye_name, match_id, *match in tables:
-            view = TableView(number, TableRow(pk, number))
-            if bye_id is not None:
-                view.bye = PlayerRow(bye_id, bye_name)
-            if match_id is not None:
-                view.match = MatchRow(match_id, *match)  # type: ignore[arg-type]
-                seated = by_match.get(match_id, [])
-                sides = len({position for position, *_rest in seated})
-                view.player_ids = [[] for _ in range(sides)]
-                view.names = [[] for _ in range(sides)]
-                view.totals = [0] * sides
-                for position, total, player_id, name in seated:
-                    view.player_ids[position].append(player_id)
-                    view.names[position].append(name)
-                    view.totals[position] = total
-            views[round_id].append(view)
-        return [RoundView(row, views[row.pk]) for row in round_rows]
+        # Without what each round was paired from (a JSON object): only the organiser's notice
+        # reads it (changed_after_pairing).
+        round_rows = list(event.round_set.order_by("number").defer("paired_from"))
+        if not round_rows:
+            return []
+        *earlier_rows, latest = round_rows
+        tables = _table_rows([row.pk for row in round_rows])
+        earlier = {row.pk for row in earlier_rows}
+        seats: list[Any] | None = None
+        key = ""
+        if self.kept and earlier:
+            # The earlier rounds' seats (their players, sides and totals) change only with their
+            # matches' versions, which the table rows hold: kept under a digest of those rows.
+            rows = repr([row for row in tables if row[1] in earlier]).encode()
+            key = f"event-seats:{event.pk}:{hashlib.sha256(rows).hexdigest()}"
+            seats = caches["fragments"].get(key)
+        if seats is None:
+            seats = _seat_rows(event, earlier) if earlier else []
+            if key:
+                caches["fragments"].set(key, seats, 86400)
+        seats = [*seats, *_seat_rows(event, {latest.pk})]
+        return _round_views(round_rows, tables, seats)
 
     @property
     def current(self) -> RoundView | None:
@@ -249,6 +249,25 @@ class EventState:
             return len(self.rounds)
         return self.event.round_set.count()
 
+    @cached_property
+    def latest_round(self) -> EventRound | None:
+        """The round being played (or the last one), read alone when the rounds are not."""
+        if "rounds" in self.__dict__:
+            return self.rounds[-1].round if self.rounds else None
+        return self.event.round_set.order_by("-number").first()
+
+    @cached_property
+    def open_tables(self) -> list[tuple[int, int]]:
+        """(pk, number) of the latest round's unfinished tables, for the organiser's buttons:
+        one query when the rounds are not read already."""
+        latest = self.latest_round
+        if latest is None:
+            return []
+        if "rounds" in self.__dict__:
+            return [(t.table.pk, t.number) for t in self.rounds[-1].tables if t.is_open]
+        tables = EventTable.objects.filter(round=latest, match__status__in=OPEN).order_by("number")
+        return list(tables.values_list("pk", "number"))
+
     @property
     def next_number(self) -> int | None:
         """The round to pair next, or None when every planned round is paired."""
@@ -257,17 +276,10 @@ class EventState:
 
     @cached_property
     def finished(self) -> bool:
-        """Every round paired and played (read from the rounds, or with one query when they
-        are not read already)."""
-        if self.next_number is not None:
-            return False
-        if "rounds" in self.__dict__:
-            current = self.current
-            return current is not None and not current.unfinished
-        open_tables = Match.objects.filter(event=self.event, status__in=OPEN)
-        return self.paired > 0 and not open_tables.exists()
+        """Every round paired and played."""
+        return self.next_number is None and self.paired > 0 and not self.open_tables
 
-    def active(self, round_number: int) -> list[EventPlayer]:
+    def active(self, round_number: int) -> list[EntrantRow]:
         """Who plays in this round: joined by then and not left before it."""
         return [
             entrant
@@ -320,27 +332,32 @@ class EventState:
             for view in self.rounds
         ]
 
-    def fingerprints(self, before: int) -> dict[str, str]:
-        """How the tables of the rounds before round `before` stand (see EventRound.paired_from)."""
-        return {
-            str(table.table.pk): table.fingerprint()
-            for view in self.rounds
-            if view.number < before
-            for table in view.tables
-        }
+    def paired_from(self, before: int) -> dict[str, str]:
+        """How the tables of the rounds before round `before` stand, as a digest (stored with a
+        round when it is paired: EventRound.paired_from)."""
+        return {"results": self._results_digests().get(before, "")}
+
+    def _results_digests(self) -> dict[int, str]:
+        """Round number -> the digest of how every table of the rounds before it stands (and
+        one for the round after the last)."""
+        digest = hashlib.sha256()
+        digests = {}
+        for view in self.rounds:
+            digests[view.number] = digest.hexdigest()
+            for table in view.tables:
+                digest.update(f"{table.table.pk}:{table.fingerprint()};".encode())
+        digests[len(self.rounds) + 1] = digest.hexdigest()
+        return digests
 
     @cached_property
     def changed_after_pairing(self) -> int | None:
         """The latest round paired from results that have changed since (an edit changed a
         winner): its pairings stand as they were made, and the organiser is told."""
-        now = {
-            str(table.table.pk): table.fingerprint()
-            for view in self.rounds
-            for table in view.tables
-        }
+        now = self._results_digests()
+        paired_from = dict(self.event.round_set.values_list("number", "paired_from"))
         for view in reversed(self.rounds[1:]):
-            seen = view.round.paired_from
-            if seen and any(now.get(pk) != fingerprint for pk, fingerprint in seen.items()):
+            seen = (paired_from.get(view.number) or {}).get("results")
+            if seen and seen != now[view.number]:
                 return view.number
         return None
 
@@ -354,8 +371,16 @@ class EventState:
             for table in view.tables
             if table.bye is not None or table.counted
         )
-        entrants = ",".join(f"{e.player_id}.{e.left_round}.{e.player.name}" for e in self.entrants)
-        digest = hashlib.sha256(f"{counted}|{entrants}".encode()).hexdigest()
+        digest = hashlib.sha256(f"{counted}|{self.entrants_key}".encode()).hexdigest()
+        return f"{self.event.pk}:{self.event.created_at.timestamp()}:{digest}"
+
+    @cached_property
+    def entrants_key(self) -> str:
+        """What the list of players depends on: who plays, from and until which round, named."""
+        entrants = ",".join(
+            f"{e.player_id}.{e.joined_round}.{e.left_round}.{e.player.name}" for e in self.entrants
+        )
+        digest = hashlib.sha256(entrants.encode()).hexdigest()
         return f"{self.event.pk}:{self.event.created_at.timestamp()}:{digest}"
 
     @cached_property
@@ -378,6 +403,66 @@ class EventState:
                     ]
                     return table, others
         return None
+
+
+def _table_rows(rounds: Sequence[int]) -> list[Any]:
+    """The tables of these rounds with their matches, as rows of values: one query."""
+    tables = (
+        EventTable.objects.filter(round_id__in=rounds)
+        .order_by("round__number", "number")
+        .values_list(
+            "pk",
+            "round_id",
+            "number",
+            "bye_id",
+            "bye__name",
+            "match_id",
+            "match__status",
+            "match__winner_position",
+            "match__version",
+            "match__hand_count",
+            "match__last_hand",
+            "match__outcome_kind",
+        )
+    )
+    return list(tables)
+
+
+def _seat_rows(event: Event, rounds: set[int]) -> list[Any]:
+    """The seats of the matches of these rounds (player, side, total), as values: one query."""
+    seats = (
+        Seat.objects.filter(match__event=event, match__event_table__round_id__in=rounds)
+        .order_by("match_id", "seat")
+        .values_list("match_id", "side__position", "side__total", "player_id", "player__name")
+    )
+    return list(seats)
+
+
+def _round_views(
+    round_rows: Sequence[EventRound], tables: Sequence[Any], seats: Sequence[Any]
+) -> list[RoundView]:
+    """The rounds with their tables, players and totals, from `_table_rows` and `_seat_rows`."""
+    by_match: dict[int, list[tuple[int, int, int, str]]] = {}
+    for match_id, *seat in seats:
+        by_match.setdefault(match_id, []).append(tuple(seat))
+    views: dict[int, list[TableView]] = {row.pk: [] for row in round_rows}
+    for pk, round_id, number, bye_id, bye_name, match_id, *match in tables:
+        view = TableView(number, TableRow(pk, number))
+        if bye_id is not None:
+            view.bye = PlayerRow(bye_id, bye_name)
+        if match_id is not None:
+            view.match = MatchRow(match_id, *match)
+            seated = by_match.get(match_id, [])
+            sides = len({position for position, *_rest in seated})
+            view.player_ids = [[] for _ in range(sides)]
+            view.names = [[] for _ in range(sides)]
+            view.totals = [0] * sides
+            for position, total, player_id, name in seated:
+                view.player_ids[position].append(player_id)
+                view.names[position].append(name)
+                view.totals[position] = total
+        views[round_id].append(view)
+    return [RoundView(row, views[row.pk]) for row in round_rows]
 
 
 def events_of(queryset: QuerySet[Event]) -> QuerySet[Event]:

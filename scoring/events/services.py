@@ -126,7 +126,7 @@ def _order(state: EventState, number: int) -> tuple[list[int], dict[int, float]]
         if event.seeding == Event.Seeding.RANDOM:
             random.Random(event.pk).shuffle(ids)
         else:
-            rating = {entrant.player_id: entrant.player.rating for entrant in active}
+            rating = {entrant.player_id: entrant.rating for entrant in active}
             ids.sort(key=lambda pk: -rating[pk])  # stable: entry order among equals
         return ids, scores
     place = {row.player: row.place for row in rows}
@@ -177,14 +177,12 @@ def round_pair(*, event: Event, number: int, by: User | None = None) -> EventRou
         )
     except pairing.PairingError as error:
         raise ValidationError(_pairing_message(error, len(ids))) from None
-    players = {
-        entrant.player_id: entrant.player for entrant in state.entrants if entrant.player_id in ids
-    }
+    players = Player.objects.in_bulk(ids)
     ends_at = None
     if event.round_minutes:
         ends_at = timezone.now() + timedelta(minutes=event.round_minutes)
     made = EventRound.objects.create(
-        event=event, number=number, ends_at=ends_at, paired_from=state.fingerprints(number)
+        event=event, number=number, ends_at=ends_at, paired_from=state.paired_from(number)
     )
     rules = event.rules
     # The round's matches at once, each stored as services.match_start stores one (bulk.py).

@@ -11,7 +11,7 @@ from django.contrib import messages
 from django.core.exceptions import ValidationError
 from django.db.models import QuerySet
 from django.http import Http404, HttpResponse
-from django.shortcuts import get_object_or_404, redirect, render
+from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
@@ -22,7 +22,7 @@ from scoring.circles.access import scoped
 from scoring.events import exchange, selectors
 from scoring.events import services as events
 from scoring.events.forms import EntrantForm, EventForm, EventImportForm, LeaverForm
-from scoring.models import Event, EventTable, Membership, Player
+from scoring.models import Event, EventTable, Player
 from scoring.once import once_per_form
 from scoring.sharing import links
 from scoring.sharing.exchange import ImportRefused
@@ -81,7 +81,8 @@ def _create(request: ScopedRequest, data: dict[str, Any]) -> Event:
 
 
 def _context(event: Event, *, me: int | None = None, **extra: Any) -> dict[str, Any]:
-    return {"event": event, "state": selectors.EventState(event, me=me), "me": me, **extra}
+    state = selectors.EventState(event, me=me, kept=True)
+    return {"event": event, "state": state, "me": me, **extra}
 
 
 @scoped
@@ -113,9 +114,8 @@ def event_detail(request: ScopedRequest, pk: int) -> HttpResponse:
 
 
 def _me(request: ScopedRequest, event: Event) -> int | None:
-    """The reader's player in the event's circle ("this is me"), if any."""
-    mine = Membership.objects.filter(circle_id=event.circle_id, user=request.user)
-    return mine.values_list("player_id", flat=True).first()
+    """The reader's player in the event's circle ("this is me"), read by scope.event."""
+    return getattr(event, "member_player", None)
 
 
 def _done(
@@ -185,7 +185,7 @@ def event_entrant_leave(request: ScopedRequest, pk: int) -> HttpResponse:
     event = request.scope.event(pk, manage=True)
     form = LeaverForm(request.POST, players=_still_playing(event))
     if not form.is_valid():
-        return _done(request, event, ValidationError(form.errors["player"]))
+        return _done(request, event, ValidationError(list(form.errors["player"])))
     leaver = form.cleaned_data["player"]
     try:
         events.entrant_leave(event=event, player=leaver)
@@ -205,18 +205,23 @@ def _still_playing(event: Event) -> QuerySet[Player]:
 
 @scoped
 @require_POST
-def event_table_abandon(request: ScopedRequest, pk: int, table: int) -> HttpResponse:
+def event_table_abandon(request: ScopedRequest, pk: int) -> HttpResponse:
     event = request.scope.event(pk, manage=True)
-    found = get_object_or_404(
-        EventTable.objects.select_related("match", "round"), pk=table, round__event=event
-    )
     try:
-        events.table_abandon(event=event, table=found)
+        table = int(request.POST.get("table", ""))
+    except ValueError:
+        table = 0
+    found = EventTable.objects.select_related("match", "round").filter(pk=table, round__event=event)
+    chosen = found.first()
+    if chosen is None:
+        return _done(request, event, ValidationError(_("There is no match at this table.")))
+    try:
+        events.table_abandon(event=event, table=chosen)
     except ValidationError as error:
         return _done(request, event, error)
     messages.success(
         request,
-        _("Table %(number)d is abandoned: a loss for both sides.") % {"number": found.number},
+        _("Table %(number)d is abandoned: a loss for both sides.") % {"number": chosen.number},
     )
     return redirect(event)
 

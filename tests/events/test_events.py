@@ -530,12 +530,11 @@ def test_a_member_who_is_not_the_organiser_cannot_run_the_event(
     table = made.tables.get()
     ana = event.entrants.get(player__name="Ana").player
     kwargs: dict[str, Any] = {"pk": event.pk}
-    if name == "event-table-abandon":
-        kwargs["table"] = table.pk
     client.force_login(other_user)
     before = (Event.objects.get(pk=event.pk).version, EventRound.objects.count())
     response = client.post(
-        reverse(f"scoring:{name}", kwargs=kwargs), {"number": 2, "name": "Gus", "player": ana.pk}
+        reverse(f"scoring:{name}", kwargs=kwargs),
+        {"number": 2, "name": "Gus", "player": ana.pk, "table": table.pk},
     )
     assert response.status_code == 403
     assert (Event.objects.get(pk=event.pk).version, EventRound.objects.count()) == before
@@ -604,7 +603,7 @@ def test_the_organiser_runs_an_evening_with_plain_forms(user, user_client) -> No
     assert "Time is called" in response.content.decode()
     table = EventTable.objects.filter(round__event=event).order_by("number").first()
     response = user_client.post(
-        reverse("scoring:event-table-abandon", args=[event.pk, table.pk]), follow=True
+        reverse("scoring:event-table-abandon", args=[event.pk]), {"table": table.pk}, follow=True
     )
     assert "Table 1 is abandoned: a loss for both sides." in response.content.decode()
     assert user_client.get(url).status_code == 200
@@ -641,3 +640,26 @@ def test_every_session_of_the_organiser_gets_forms_it_can_send(user) -> None:
     response = second.post(action, {"csrfmiddlewaretoken": token})
     assert response.status_code == 302
     assert EventRound.objects.get(event=event).time_called_at is not None
+
+
+@pytest.mark.django_db
+def test_an_edit_in_an_earlier_round_shows_on_the_page_kept_rendered(user, user_client) -> None:
+    """The page keeps the earlier rounds' rows and tables rendered: an edit of one of their
+    hands (a new version of that match) shows at once, totals and standings."""
+    event = make_event(user, "Ana Ben Cy Dee")
+    first, second = matches_of(events.round_pair(event=event, number=1))
+    win(first)
+    win(second)
+    events.round_pair(event=event, number=2)
+    url = event.get_absolute_url()
+    assert "<strong>22</strong>" in user_client.get(url).content.decode()
+    services.hand_edit(match=first, number=2, tallies=FIRST_8)  # 11 + 8: no longer won
+    page = user_client.get(url).content.decode()
+    earlier = page.split('id="earlier-title"')[1]
+    assert "<strong>19</strong>" in earlier
+    state = EventState(event, kept=True)
+    fresh = EventState(event)
+    assert [t.totals for v in state.rounds for t in v.playing] == [
+        t.totals for v in fresh.rounds for t in v.playing
+    ]
+    assert [line.row for line in state.standings] == [line.row for line in fresh.standings]
