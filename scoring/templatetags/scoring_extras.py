@@ -1,11 +1,13 @@
 """Words for the engine's codes (conditions, outcomes), in the reader's language."""
 
+from datetime import datetime
 from typing import Any
 
 from django import template
 from django.utils import formats
 from django.utils.html import format_html
 from django.utils.safestring import SafeString
+from django.utils.timezone import localtime
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 
@@ -175,3 +177,11 @@ def offline_phrases() -> dict[str, Any]:
             "when they are sent. Ratings, statistics and the shared link update when online."
         ),
     }
+
+
+@register.filter
+def local_time(moment: datetime) -> str:
+    """A moment as the server's time of day, in a <time> the phone shows in its own time zone
+    (events.js): the round's end on a club night's page and big screen."""
+    shown = formats.date_format(localtime(moment), "TIME_FORMAT")
+    return format_html('<time datetime="{}" data-local-time>{}</time>', moment.isoformat(), shown)

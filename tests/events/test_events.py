@@ -663,3 +663,11 @@ def test_an_edit_in_an_earlier_round_shows_on_the_page_kept_rendered(user, user_
         t.totals for v in fresh.rounds for t in v.playing
     ]
     assert [line.row for line in state.standings] == [line.row for line in fresh.standings]
+
+
+@pytest.mark.django_db
+def test_the_round_end_is_a_moment_the_phone_shows_in_its_own_time_zone(user, user_client) -> None:
+    event = make_event(user, "Ana Ben", round_minutes=30)
+    made = events.round_pair(event=event, number=1)
+    page = user_client.get(event.get_absolute_url()).content.decode()
+    assert f'<time datetime="{made.ends_at.isoformat()}" data-local-time>' in page

@@ -3,10 +3,11 @@
 (function () {
   "use strict";
   function pad(number) { return (number < 10 ? "0" : "") + number; }
+  // Python's isoformat has microseconds: some browsers' Date.parse reads 3 digits at most.
+  function parseMoment(text) { return Date.parse(String(text).replace(/(\.\d{3})\d+/, "$1")); }
   function tick() {
     document.querySelectorAll("[data-countdown]").forEach(function (element) {
-      // Python's isoformat has microseconds: some browsers' Date.parse reads 3 digits at most.
-      var end = Date.parse(element.dataset.countdown.replace(/(\.\d{3})\d+/, "$1"));
+      var end = parseMoment(element.dataset.countdown);
       var out = element.querySelector("[data-countdown-left]");
       if (!out || isNaN(end)) return;  // the words "The round ends at ..." stay alone
       var left = Math.round((end - Date.now()) / 1000);
@@ -22,7 +23,16 @@
       element.classList.remove("over");
     });
   }
-  document.addEventListener("DOMContentLoaded", tick);
-  document.addEventListener("htmx:afterSettle", tick);
+  // The round's end in the phone's own time zone (the server writes its own).
+  function localTimes() {
+    var lang = document.documentElement.lang || undefined;
+    document.querySelectorAll("time[data-local-time]").forEach(function (element) {
+      var moment = new Date(parseMoment(element.getAttribute("datetime")));
+      if (isNaN(moment.getTime())) return;
+      element.textContent = moment.toLocaleTimeString(lang, { hour: "2-digit", minute: "2-digit" });
+    });
+  }
+  document.addEventListener("DOMContentLoaded", function () { localTimes(); tick(); });
+  document.addEventListener("htmx:afterSettle", function () { localTimes(); tick(); });
   setInterval(tick, 1000);
 })();
