@@ -11,11 +11,13 @@ from datetime import date
 from typing import Any
 
 from django.contrib.auth.models import User
+from django.core.exceptions import ValidationError
 from django.db import DatabaseError, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from scoring import bulk, matchdoc, ratings
+from scoring.events import services as events
 from scoring.events.selectors import EventState
 from scoring.events.services import MAX_PLAYERS, MAX_ROUNDS
 from scoring.matchdoc import DocumentError, MatchDoc
@@ -261,6 +263,8 @@ def event_import(
             entrants,
             pairings,
         )
+    except ValidationError as error:  # what the setup form would refuse (too few players...)
+        raise ImportRefused(error.messages) from None
     except (DatabaseError, bulk.BulkRefused) as error:
         raise ImportRefused(
             [_("The event could not be saved (%(detail)s).") % {"detail": error.__class__.__name__}]
@@ -402,28 +406,25 @@ def _store(
     entrants: Sequence[tuple[str, int, int | None]],
     pairings: Sequence[Pairing],
 ) -> Event:
-    event = Event.objects.create(
-        circle=circle,
-        created_by=by,
-        name=name,
-        date=day,
-        format=fmt,
-        seeding=seeding,
-        rounds=rounds,
-        round_minutes=minutes,
-        **Event.rules_fields(event_rules),
-    )
     players = exchange.roster(circle, (entrant[0] for entrant in entrants))
-    EventPlayer.objects.bulk_create(
-        EventPlayer(
-            event=event,
-            player=players[name_key(entrant)],
-            order=order,
-            joined_round=joined,
-            left_round=left,
-        )
-        for order, (entrant, joined, left) in enumerate(entrants)
+    # Made as the setup form makes one (its checks too), then who joined late or left.
+    event = events.event_create(
+        circle=circle,
+        by=by,
+        name=name,
+        day=day,
+        fmt=fmt,
+        rules=event_rules,
+        players=[players[name_key(entrant)] for entrant, _joined, _left in entrants],
+        rounds=rounds,
+        seeding=seeding,
+        round_minutes=minutes,
     )
+    for order, (_entrant, joined, left) in enumerate(entrants):
+        if joined != 1 or left is not None:
+            EventPlayer.objects.filter(event=event, order=order).update(
+                joined_round=joined, left_round=left
+            )
     now = timezone.now()
     for number, time_called, tables, byes in pairings:
         made = EventRound.objects.create(

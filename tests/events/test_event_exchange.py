@@ -106,6 +106,7 @@ def test_a_player_at_two_tables_of_one_round_is_refused_and_nothing_is_stored(us
         (lambda d: d["players"].append({"name": "ß" * 40}), "Player 6 of the event"),
         (lambda d: d["players"].append({"name": "Zed\u0000"}), "Player 6 of the event"),
         (lambda d: d["players"][0].update(joined_round=10**30), "Player 1 of the event"),
+        (lambda d: d.update(players=d["players"][:1], pairings=[]), "at least 2 players"),
     ],
     ids=[
         "format",
@@ -120,6 +121,7 @@ def test_a_player_at_two_tables_of_one_round_is_refused_and_nothing_is_stored(us
         "long-name",
         "nul",
         "huge-round",
+        "too-few",
     ],
 )
 def test_a_bad_event_file_is_refused_with_what_is_wrong(user, change, message) -> None:
