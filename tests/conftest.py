@@ -6,9 +6,9 @@ from pathlib import Path
 import pytest
 from hypothesis import HealthCheck, settings
 
-# The rooms' tests (tests/accounts/, circles/, sharing/) share helpers with the others by module
+# The rooms' tests (tests/accounts/, circles/, events/, sharing/) share helpers with the others by module
 # name, as files of one directory do (pytest's prepend import mode): whichever file is run alone.
-for room in ("accounts", "circles", "sharing"):
+for room in ("accounts", "circles", "events", "sharing"):
     sys.path.insert(0, str(Path(__file__).resolve().parent / room))
 
 
@@ -21,7 +21,10 @@ settings.register_profile(
     suppress_health_check=[HealthCheck.too_slow],
     derandomize=bool(os.environ.get("CI")),
 )
-settings.load_profile("casino")
+# make test-fast, the quick loop, tries fewer examples of the properties that do not set their
+# own number; make test and CI try the full number.
+settings.register_profile("casino-quick", settings.get_profile("casino"), max_examples=25)
+settings.load_profile(os.environ.get("CASINO_HYPOTHESIS", "casino"))
 
 SCORING_EXAMPLES = Path(__file__).resolve().parent / "data" / "scoring_examples.json"
 

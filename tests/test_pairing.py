@@ -332,6 +332,7 @@ def run_swiss(count: int, rounds: int, rng: random.Random, exact: bool, most: in
         byes += [(number, p) for p in paired.byes]
 
 
+@pytest.mark.slow
 @given(swiss_events(most=10))
 @settings(max_examples=60)
 def test_swiss_against_the_brute_force_oracle(event):
@@ -425,6 +426,7 @@ def test_partners(count, rounds, seed, rng):
         history.append(Played(*paired))
 
 
+@pytest.mark.slow
 def test_partners_sixty_four_players_never_repeat_a_partnership():
     players = list(range(1, 65))
     history: list[Played] = []
@@ -467,6 +469,7 @@ def swiss_positions(draw):
     return ranked, scores, history
 
 
+@pytest.mark.slow
 @given(swiss_positions())
 @settings(max_examples=300)
 def test_swiss_any_position_against_the_brute_force_oracle(position):

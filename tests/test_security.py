@@ -136,6 +136,7 @@ def _html_pages(world: World, *, htmx: bool = False) -> list[tuple[str, Any]]:
 # --- Content-Security-Policy ---------------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_every_page_has_a_policy_that_allows_no_inline_script(world: World) -> None:
     pages = _html_pages(world)
     assert len(pages) >= 10
@@ -150,6 +151,7 @@ def test_every_page_has_a_policy_that_allows_no_inline_script(world: World) -> N
         assert "unsafe" not in policy, url
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("htmx", [False, True], ids=["page", "htmx fragment"])
 def test_no_page_has_inline_script_style_or_event_handlers(world: World, htmx: bool) -> None:
     for url, response in _html_pages(world, htmx=htmx):
@@ -186,6 +188,7 @@ def test_admin_login_needs_the_csrf_token_too() -> None:
     assert response.status_code == 403
 
 
+@pytest.mark.slow
 def test_every_post_form_carries_the_token_and_every_page_gives_it_to_htmx(world: World) -> None:
     pages = [(url, _parse(response.content.decode())) for url, response in _html_pages(world)]
     for url, page in pages:
@@ -239,6 +242,7 @@ def _assert_escaped(url: str, body: str) -> None:
         assert payload not in body, f"{url} shows {payload!r} unescaped"
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("htmx", [False, True], ids=["page", "htmx fragment"])
 def test_hostile_player_names_are_escaped_on_every_page(hostile: World, htmx: bool) -> None:
     pages = _html_pages(hostile, htmx=htmx)

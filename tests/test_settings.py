@@ -334,6 +334,7 @@ def test_proxy_settings_that_contradict_each_other_are_warned_about(
     assert _proxy_warnings(settings, **values) == expected
 
 
+@pytest.mark.slow
 def test_check_deploy_warns_behind_a_proxy_the_throttle_does_not_know(tmp_path: Path) -> None:
     environment = _production_environment(tmp_path)
     environment["DJANGO_SECURE_PROXY_SSL_HEADER"] = "X-Forwarded-Proto: https"
@@ -342,6 +343,7 @@ def test_check_deploy_warns_behind_a_proxy_the_throttle_does_not_know(tmp_path: 
     assert "casino.W" not in _manage(environment, "check").stderr  # only with --deploy
 
 
+@pytest.mark.slow
 def test_check_deploy_is_clean_for_the_documented_proxy_setup(tmp_path: Path) -> None:
     environment = _production_environment(tmp_path)
     environment.update(
@@ -366,6 +368,7 @@ def test_any_host_is_warned_about(settings: Any, hosts: list[str], expected: lis
     assert [warning.id for warning in check_allowed_hosts(None)] == expected
 
 
+@pytest.mark.slow
 def test_check_deploy_warns_when_any_host_is_allowed(tmp_path: Path) -> None:
     environment = _production_environment(tmp_path)
     environment["DJANGO_ALLOWED_HOSTS"] = "*"
@@ -415,6 +418,7 @@ def _manage(environment: dict[str, str], *arguments: str) -> subprocess.Complete
     )
 
 
+@pytest.mark.slow
 def test_check_deploy_passes_without_a_single_warning(tmp_path: Path) -> None:
     result = _manage(
         _production_environment(tmp_path), "check", "--deploy", "--fail-level", "WARNING"

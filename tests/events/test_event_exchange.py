@@ -43,6 +43,7 @@ def standings_of(event: Event) -> list[tuple[Any, ...]]:
     ]
 
 
+@pytest.mark.slow
 @pytest.mark.django_db
 def test_an_exported_event_imports_into_another_circle_as_it_was(user) -> None:
     event = played_event(user)
@@ -85,6 +86,7 @@ def test_a_player_at_two_tables_of_one_round_is_refused_and_nothing_is_stored(us
     assert (Event.objects.count(), Match.objects.count(), Player.objects.count()) == before
 
 
+@pytest.mark.slow
 @pytest.mark.django_db
 @pytest.mark.parametrize(
     ("change", "message"),

@@ -172,6 +172,7 @@ def test_pairing_a_round_starts_its_matches_and_a_second_tap_pairs_nothing_more(
     assert all(match.circle_id == user.personal_circle.pk for match in matches_of(first))
 
 
+@pytest.mark.slow
 @pytest.mark.django_db(transaction=True)
 def test_pair_round_tapped_on_two_phones_at_once_pairs_once(user) -> None:
     event = make_event(user)
@@ -472,6 +473,7 @@ def test_a_renamed_player_shows_under_the_new_name_on_the_event_page_kept_render
     assert ">Ana<" not in page and "Ana <strong>" not in page
 
 
+@pytest.mark.slow
 @pytest.mark.django_db(transaction=True)
 def test_the_last_two_tables_finishing_at_once_leave_one_consistent_state(user) -> None:
     event = make_event(user, "Ana Ben Cy Dee")
