@@ -358,38 +358,31 @@ def _read_pairings(
                 )
             for names in doc.sides:
                 for player in names:
-                    key = name_key(player)
-                    if key not in known:
-                        problems.add(
-                            _("Round %(round)d: %(name)s is not a player of the event.")
-                            % {"round": number, "name": player}
-                        )
-                    elif key in seated:
-                        problems.add(
-                            _("Round %(round)d: %(name)s plays at two tables.")
-                            % {"round": number, "name": player}
-                        )
-                    seated.add(key)
+                    _seat(player, number, known, seated, problems)
             tables.append((table_number, doc, score))
         byes = item.get("byes", [])
         if not isinstance(byes, list) or not all(isinstance(bye, str) for bye in byes):
             problems.add(_("Round %(number)d's byes are not a list of names.") % {"number": number})
             byes = []
         for bye in byes:
-            key = name_key(bye)
-            if key not in known:
-                problems.add(
-                    _("Round %(round)d: %(name)s is not a player of the event.")
-                    % {"round": number, "name": bye}
-                )
-            elif key in seated:
-                problems.add(
-                    _("Round %(round)d: %(name)s plays at two tables.")
-                    % {"round": number, "name": bye}
-                )
-            seated.add(key)
+            _seat(bye, number, known, seated, problems)
         read.append((number, bool(item.get("time_called", False)), tables, list(byes)))
     return read
+
+
+def _seat(name: str, number: int, known: set[str], seated: set[str], problems: _Problems) -> None:
+    """A player at a table or with a bye in round `number`: one of the event's, once a round."""
+    key = name_key(name)
+    if key not in known:
+        problems.add(
+            _("Round %(round)d: %(name)s is not a player of the event.")
+            % {"round": number, "name": name}
+        )
+    elif key in seated:
+        problems.add(
+            _("Round %(round)d: %(name)s plays at two tables.") % {"round": number, "name": name}
+        )
+    seated.add(key)
 
 
 @transaction.atomic
