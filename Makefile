@@ -4,7 +4,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: messages screenshots run serve test test-fast lint format bench-rules bench-pages bench-load bench-match bench-files bench-offline bench-live bench-event install clean
+.PHONY: messages screenshots run serve test test-fast soak lint format bench-rules bench-pages bench-load bench-match bench-files bench-offline bench-live bench-event install clean
 
 $(STAMP): pyproject.toml
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -48,6 +48,20 @@ test-fast: $(STAMP)
 	CASINO_HYPOTHESIS=casino-quick $(PY) -m pytest -q -p no:cacheprovider -n auto --nomigrations \
 		-m "not browser and not slow"; status=$$?; \
 	echo "test-fast: $$(( $$(date +%s) - start )) s"; exit $$status
+
+# A long run of the random evenings (tests/test_evenings.py): EVENINGS evenings of at most
+# EVENING_STEPS steps, split over every core; prints the evenings, steps and requests played and
+# the distinct states reached (games x how matches ended, tables, club-night formats). A failure
+# prints its shrunk steps.
+EVENINGS ?= 10000
+EVENING_STEPS ?= 40
+SOAK_REPORT ?= $(CURDIR)/.soak/evenings
+soak: $(STAMP)
+	mkdir -p $(dir $(SOAK_REPORT)) && rm -f $(SOAK_REPORT).*.json
+	CASINO_EVENINGS=$(EVENINGS) CASINO_EVENING_STEPS=$(EVENING_STEPS) \
+		CASINO_EVENING_SHARDS=$$(nproc) CASINO_EVENINGS_REPORT=$(SOAK_REPORT) \
+		$(PY) -m pytest -q -p no:cacheprovider -n auto tests/test_evenings.py; status=$$?; \
+	$(PY) tests/evenings_report.py $(SOAK_REPORT); exit $$status
 
 # Refresh the catalogues after changing texts (needs Debian's gettext), translate what is new
 # in locale/*/LC_MESSAGES/django.po, then compile; the compiled .mo files are committed.
