@@ -154,9 +154,9 @@ def round_pair(*, event: Event, number: int, by: User | None = None) -> EventRou
         )
     if number != state.next_number:
         raise ValidationError(_("The next round is round %(next)d.") % {"next": state.next_number})
+    current = state.current
     if state.earlier_open_tables:
         raise ValidationError(_tables_without_result(state.earlier_open_tables, number))
-    current = state.current
     if current is not None and current.unfinished:
         raise ValidationError(
             ngettext(
