@@ -8,6 +8,7 @@ from typing import Any
 
 import pytest
 from django.core.exceptions import PermissionDenied, ValidationError
+from django.test import Client
 from django.urls import reverse
 from helpers import FIRST_8, FIRST_11, HX, SECOND_8, at_once
 
@@ -779,9 +780,14 @@ def test_the_standings_are_not_final_while_a_table_has_no_result(user, user_clie
     page = user_client.get(event.get_absolute_url()).content.decode()
     assert "Final standings" not in page
     assert "Table 1 of round 1" in page.split('no-result"')[1]
+    user_client.post(reverse("scoring:event-share", args=[event.pk]))
+    event.refresh_from_db()
+    screen = reverse("scoring:event-screen", args=[event.share_token])
+    assert "Final standings" not in Client().get(screen).content.decode()
     services.hand_record(match=reopened, number=2, tallies=FIRST_11)  # won again
     assert EventState(event).finished
     assert "Final standings" in user_client.get(event.get_absolute_url()).content.decode()
+    assert "Final standings" in Client().get(screen).content.decode()
 
 
 # --- one answer to a double tap ----------------------------------------------------------------------
