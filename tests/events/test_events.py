@@ -687,6 +687,9 @@ def seated_names(made: EventRound) -> set[str]:
 def test_a_late_arrival_in_a_round_robin_plays_and_the_organiser_is_told(user, user_client) -> None:
     event = make_event(user, "Nia Oz Pim Rex", "round_robin")
     finish_round(events.round_pair(event=event, number=1))
+    page = user_client.get(event.get_absolute_url()).content.decode()
+    form = page.split('class="stack late-arrival"')[1].split("</form>")[0]
+    assert "The schedule of this round robin was made for the players of round 1" in form
     response = user_client.post(
         reverse("scoring:event-entrant-add", args=[event.pk]), {"name": "Sue"}, follow=True
     )
@@ -710,8 +713,14 @@ def test_a_round_robin_on_its_schedule_says_nothing_of_repeats(user, user_client
     rex = event.entrants.get(player__name="Rex").player
     events.entrant_leave(event=event, player=rex)  # a departure keeps the schedule
     assert EventState(event).off_schedule_from is None
+    swiss = make_event(user, "Sam Tom Uma Val")
+    events.round_pair(event=swiss, number=1)
     assert (
-        "without repeated meetings"
+        "schedule of this round robin"
+        not in user_client.get(swiss.get_absolute_url()).content.decode()
+    )
+    assert (
+        "this round robin is paired without repeated meetings"
         not in user_client.get(event.get_absolute_url()).content.decode()
     )
 
