@@ -308,7 +308,8 @@ class EventState:
 
     @cached_property
     def finished(self) -> bool:
-        """Every round paired and played."""
+        """Every round paired and every table of every round finished or abandoned (a table
+        of an earlier round open again keeps the standings from being final)."""
         return self.next_number is None and self.paired > 0 and not self.open_tables
 
     @cached_property
