@@ -3,7 +3,8 @@
 Three formats, all with players identified by int ids:
 
 * ``round_robin``: two-player tables, the circle (Berger) method over the seeding order, so that
-  over :func:`round_robin_rounds` rounds every pair meets exactly once;
+  over :func:`round_robin_rounds` rounds every pair meets exactly once (while the field stays:
+  from a late arrival's first round the rounds are paired without repeats instead);
 * ``swiss``: two-player tables, each round pairs players of equal (or near) match points who have
   not met yet;
 * ``partners``: 2 v 2 tables, partnerships that never repeat while that can be avoided, opponents
@@ -96,7 +97,7 @@ def swiss_rounds(count: int) -> int:
 
 
 class _Past:
-    """Counts over the rounds already played: meetings, partnerships, side A seats, byes."""
+    """Counts over the rounds already played: meetings, partnerships, side A seats, byes, tables."""
 
     def __init__(self, history: Sequence[Played]) -> None:
         self.met: dict[int, set[int]] = {}
@@ -104,10 +105,12 @@ class _Past:
         self.opposed: Counter[tuple[int, int]] = Counter()
         self.side_a: Counter[int] = Counter()
         self.byes: Counter[int] = Counter()
+        self.tables: Counter[int] = Counter()
         for played in history:
             self.byes.update(played.byes)
             for table in played.tables:
                 side_a, side_b = table.sides
+                self.tables.update(side_a + side_b)
                 self.side_a.update(side_a)
                 for a in side_a:
                     for b in side_b:
@@ -553,6 +556,17 @@ def _schedule_round(
     return tuple(tables), tuple(byes)
 
 
+def round_robin_on_schedule(players: Sequence[int], history: Sequence[Played]) -> bool:
+    """Whether a round robin round of `players` follows the circle schedule of round 1's field:
+    true while every player is of that field (players who left only take their tables away);
+    false once a late arrival plays, and the rounds are then paired without repeats (see
+    :func:`pair_round`)."""
+    if not history:
+        return True
+    field = set(_round_robin_field(history[0]))
+    return all(p in field for p in players)
+
+
 def _pair_round_robin(
     players: Sequence[int], history: Sequence[Played], round_number: int, rounds: int | None
 ) -> Round:
@@ -561,27 +575,58 @@ def _pair_round_robin(
         rounds is not None and round_number > rounds
     ):
         raise PairingError("too_many_rounds", f"the round robin has no round {round_number}")
-    present = set(players)
     past = _Past(history)
+    if round_robin_on_schedule(players, history):
+        scheduled = _round_robin_scheduled(field, players, past, round_number)
+        if scheduled is not None:
+            return scheduled
+    return _pair_without_repeats(players, past)
+
+
+def _round_robin_scheduled(
+    field: Sequence[int], players: Sequence[int], past: _Past, round_number: int
+) -> Round | None:
+    """Round `round_number` of the circle schedule of `field`, among the players present; None
+    when keeping it would give a bye to someone who has had more byes than a player seated."""
+    present = set(players)
     kept: list[Table] = []
     seated: set[int] = set()
     scheduled_bye: list[int] = []
     for a, b in _round_robin_schedule(field, round_number - 1):
-        if a is not None and b is not None and a in present and b in present:
+        if a is None or b is None:
+            scheduled_bye += [p for p in (a, b) if p is not None]
+        elif a in present and b in present and b not in past.met.get(a, ()):
             kept.append(Table(((a,), (b,))))
             seated.update((a, b))
-        elif a is None or b is None:
-            scheduled_bye += [p for p in (a, b) if p is not None]
-    in_field = set(field)
     leftover = [p for p in field if p in present and p not in seated]
-    leftover += [p for p in players if p not in in_field]
     byes: list[int] = []
     if len(leftover) % 2:
         bye = _choose_byes_for_fresh_pairs(leftover, past, past.met, preferred=scheduled_bye)
         byes.append(bye)
         leftover.remove(bye)
+        if any(past.byes[p] < past.byes[bye] for p in present if p != bye):
+            return None
     extra = [_seat(a, b, past) for a, b in _swiss_pairs(leftover, {}, past.met)]
     return Round(tuple(kept + extra), tuple(byes))
+
+
+def _pair_without_repeats(players: Sequence[int], past: _Past) -> Round:
+    """A round robin round off its schedule: the fewest repeated meetings (none while that can
+    be avoided), then top-down in `players` order; an odd field's bye to one with the fewest
+    byes, keeping the fewest repeats, then to one who has played the most tables (so a late
+    arrival plays), then the last in the order."""
+    order = list(players)
+    byes: list[int] = []
+    if len(order) % 2:
+        position = {p: i for i, p in enumerate(order)}
+        # _choose_byes_for_fresh_pairs tries the last of its order first.
+        by_tables = sorted(order, key=lambda p: (past.tables[p], position[p]))
+        bye = _choose_byes_for_fresh_pairs(by_tables, past, past.met)
+        byes.append(bye)
+        order.remove(bye)
+    position = {p: i for i, p in enumerate(order)}
+    pairs = sorted(_swiss_pairs(order, {}, past.met), key=lambda pair: position[pair[0]])
+    return Round(tuple(_seat(a, b, past) for a, b in pairs), tuple(byes))
 
 
 def _pair_swiss(
@@ -732,12 +777,17 @@ def pair_round(
 
     Round robin: round k of the circle schedule of the *original* field (round 1's players, in the
     seeding order read back from round 1, see :func:`_round_robin_field`), so a stable field follows
-    the schedule exactly. When the field changed, the schedule's tables between two players still
-    present are kept (table order and sides as scheduled); the players left over (the partner of a
-    player who left, the one the schedule gives the bye, late arrivals after the field in `players`
-    order) are paired among themselves with the fewest repeated meetings (then top-down), and an
-    odd one out has the bye: one with the fewest byes, keeping the fewest repeats, preferring the
-    scheduled bye, then the lowest in the order. Their tables come after the scheduled ones.
+    the schedule exactly. When players left (and nobody new plays), the schedule's tables between
+    two players still present who have not met are kept (table order and sides as scheduled); the
+    players left over (the partner of a player who left, the one the schedule gives the bye) are
+    paired among themselves with the fewest repeated meetings (then top-down), and an odd one out
+    has the bye: one with the fewest byes, keeping the fewest repeats, preferring the scheduled
+    bye, then the lowest in the order. Their tables come after the scheduled ones. Off the
+    schedule (see :func:`round_robin_on_schedule`): from the first round a late arrival plays,
+    and in a round where keeping the schedule would give the bye to someone with more byes than
+    a player seated, the round is paired as a Swiss round without scores (no repeat while one
+    can be avoided, then top-down in `players` order; the bye to one with the fewest byes, then
+    to one who has played the most tables, so that a late arrival plays).
 
     Swiss: round 1 pairs the top half against the bottom half (1 v n/2+1, ...), the last player
     having the bye when the count is odd. Later rounds: an odd field's bye goes to a player with

@@ -205,10 +205,12 @@ def test_round_robin_round_one_is_the_circle():
 @given(st.integers(3, 12), st.randoms(use_true_random=False))
 @settings(max_examples=40)
 def test_round_robin_field_changes(count, rng):
-    """Departures and late arrivals: the schedule's tables among players present are kept."""
+    """Departures keep the schedule's tables among the players present; from a late arrival's
+    first round on, the rounds are paired without repeats."""
     original = list(range(1, count + 1))
     players = list(original)
     history: list[Played] = []
+    schedule: list[Played] = []  # the circle, as the original field plays it
     next_id = 100
     gone: set[int] = set()
     for number in range(1, pairing.round_robin_rounds(count) + 1):
@@ -223,17 +225,29 @@ def test_round_robin_field_changes(count, rng):
         assert sorted(seated(paired)) == sorted(players)
         assert not gone & set(seated(paired))
         assert len(paired.byes) == len(players) % 2
-        stable = pairing.pair_round(ROUND_ROBIN, original, history, round_number=number)
+        stable = pairing.pair_round(ROUND_ROBIN, original, schedule, round_number=number)
+        schedule.append(Played(*stable))
         present = set(players)
-        for table in stable.tables:
-            if set(table.sides[0] + table.sides[1]) <= present:
-                assert table in paired.tables
-        # Leftover tables: no repeat while the leftovers can avoid one.
         met = met_in(history)
-        extra = [t for t in paired.tables if t not in stable.tables]
-        leftovers = [p for t in extra for side in t.sides for p in side]
-        if repeat_free_exists(leftovers, met):
-            assert all(t.sides[1][0] not in met.get(t.sides[0][0], set()) for t in extra)
+        on_schedule = pairing.round_robin_on_schedule(players, history)
+        assert on_schedule == (present <= set(original))
+        if on_schedule and len(players) % 2 == 0:
+            # The schedule's tables between players present who have not met are kept; the
+            # others are paired among themselves, with no repeat while they can avoid one.
+            for table in stable.tables:
+                a, b = table.sides[0][0], table.sides[1][0]
+                if {a, b} <= present and b not in met.get(a, set()):
+                    assert table in paired.tables
+            extra = [t for t in paired.tables if t not in stable.tables]
+            leftovers = [p for t in extra for side in t.sides for p in side]
+            if repeat_free_exists(leftovers, met):
+                assert all(t.sides[1][0] not in met.get(t.sides[0][0], set()) for t in extra)
+        elif not on_schedule:
+            at_tables = [p for p in players if p not in paired.byes]
+            if repeat_free_exists(at_tables, met):
+                assert all(
+                    t.sides[1][0] not in met.get(t.sides[0][0], set()) for t in paired.tables
+                )
         history.append(Played(*paired))
 
 
@@ -488,3 +502,100 @@ def test_swiss_avoidable_repeat_beats_top_down():
     scores = {1: 2.0, 2: 2.0, 3: 2.0, 4: 0.0}
     paired = pairing.pair_round(SWISS, [1, 2, 3, 4], history, round_number=2, scores=scores)
     assert pairs_of(paired) == {frozenset({1, 3}), frozenset({2, 4})}
+
+
+# --- Every format, with late arrivals and leavers -----------------------------------------------
+
+
+@st.composite
+def changing_events(draw):
+    """An event of any format whose field changes between rounds: late arrivals (new players, or
+    one who had left coming back) and leavers, at random rounds."""
+    fmt = draw(st.sampled_from(pairing.FORMATS))
+    least = 4 if fmt == PARTNERS else 2
+    count = draw(st.integers(least, 11))
+    most = pairing.round_robin_rounds(count) if fmt == ROUND_ROBIN else 7
+    rounds = draw(st.integers(1, min(most, 7)))
+    changes = [
+        (draw(st.integers(0, 2)), draw(st.integers(0, 2)), draw(st.booleans()))
+        for _ in range(rounds - 1)
+    ]
+    return fmt, count, rounds, changes, draw(st.integers(0, 2**31))
+
+
+def run_changing(fmt: str, count: int, rounds: int, changes, seed: int) -> list[Round]:
+    """Pair every round of the event, checking each; answers the rounds paired."""
+    least = 4 if fmt == PARTNERS else 2
+    per_table = 4 if fmt == PARTNERS else 2
+    players = list(range(1, count + 1))
+    entered = list(players)
+    left: list[int] = []
+    history: list[Played] = []
+    results: list[standings.Result] = []
+    byes: list[tuple[int, int]] = []
+    rng = random.Random(seed)
+    paired_rounds = []
+    for number in range(1, rounds + 1):
+        if number > 1:
+            arrivals, leavers, comes_back = changes[number - 2]
+            for _ in range(leavers):
+                if len(players) > least:
+                    leaver = rng.choice(players)
+                    players.remove(leaver)
+                    left.append(leaver)
+            for _ in range(arrivals):
+                if comes_back and left:
+                    players.append(left.pop(0))
+                else:
+                    newcomer = 100 + len(entered)
+                    players.append(newcomer)
+                    entered.append(newcomer)
+        if fmt == SWISS and history:
+            rows = standings.standings(entered, results, byes, swiss=True)
+            present = set(players)
+            order = [r.player for r in rows if r.player in present]
+            scores = {r.player: float(r.match_points) for r in rows}
+        else:
+            order, scores = list(players), {}
+        paired = pairing.pair_round(
+            fmt, order, history, round_number=number, seed=seed, rounds=rounds, scores=scores
+        )
+        everyone = seated(paired)
+        assert sorted(everyone) == sorted(players), "every player present, once each"
+        # Seated whenever the numbers allow: only the players a full table cannot take sit out.
+        assert len(paired.byes) == len(players) % per_table
+        # No second bye while someone present has had none (nor, generally, more byes than
+        # anyone seated at a table): the byes go to those who have had the fewest.
+        had = byes_in(history)
+        at_tables = [p for p in players if p not in paired.byes]
+        for bye in paired.byes:
+            assert all(had[bye] <= had[p] for p in at_tables), (number, bye, dict(had))
+        history.append(Played(*paired))
+        results += play(paired, number, rng)
+        byes += [(number, p) for p in paired.byes]
+        paired_rounds.append(paired)
+    return paired_rounds
+
+
+@given(changing_events())
+@settings(max_examples=200)
+def test_every_format_seats_the_field_and_shares_the_byes_as_it_changes(event):
+    run_changing(*event)
+
+
+def test_a_late_arrival_in_a_round_robin_plays_real_games():
+    """Nia, Oz, Pim, Rex play round 1; Sue arrives for round 2: she sits at a table in rounds 2
+    and 3 (the bye goes to players who have played), and nobody meets anyone twice."""
+    nia, oz, pim, rex, sue = 1, 2, 3, 4, 5
+    history = [Played(*pairing.pair_round(ROUND_ROBIN, [nia, oz, pim, rex], [], round_number=1))]
+    assert pairing.round_robin_on_schedule([nia, oz, pim, rex], history)
+    field = [nia, oz, pim, rex, sue]
+    assert not pairing.round_robin_on_schedule(field, history)
+    for number in (2, 3):
+        paired = pairing.pair_round(ROUND_ROBIN, field, history, round_number=number, rounds=3)
+        assert sue not in paired.byes
+        assert sue in [p for table in paired.tables for side in table.sides for p in side]
+        met = met_in(history)
+        assert not any(t.sides[1][0] in met.get(t.sides[0][0], set()) for t in paired.tables)
+        history.append(Played(*paired))
+    assert len(set(byes_in(history))) == 2  # two byes, two players

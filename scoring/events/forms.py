@@ -159,13 +159,15 @@ class EntrantForm(forms.Form):
 
 
 class LeaverForm(forms.Form):
-    """A player who leaves the event: one of those still paired."""
+    """A player who leaves the event: one of those still paired. Its ids are its own
+    (id_leaver_player): the late arrival's form on the same page has a "player" field too."""
 
     player = forms.ModelChoiceField(
         label=gettext_lazy("Who leaves"), queryset=Player.objects.none()
     )
 
     def __init__(self, *args: Any, players: QuerySet[Player], **kwargs: Any) -> None:
+        kwargs.setdefault("auto_id", "id_leaver_%s")
         super().__init__(*args, **kwargs)
         cast(forms.ModelChoiceField, self.fields["player"]).queryset = players
 

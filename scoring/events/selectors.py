@@ -52,6 +52,19 @@ class EntrantRow(NamedTuple):
         return PlayerRow(self.player_id, self.name)
 
 
+class OpenTable(NamedTuple):
+    """A table still playing, as the organiser's list of them reads it."""
+
+    pk: int
+    round: int
+    number: int
+    hands: int
+    match: int
+
+    def get_absolute_url(self) -> str:
+        return _match_url()(self.match)
+
+
 class MatchRow(NamedTuple):
     """What the event's pages show of a table's match (read as values, not model instances:
     an event of 64 players has 200 of them)."""
@@ -257,16 +270,35 @@ class EventState:
         return self.event.round_set.order_by("-number").first()
 
     @cached_property
-    def open_tables(self) -> list[tuple[int, int]]:
-        """(pk, number) of the latest round's unfinished tables, for the organiser's buttons:
-        one query when the rounds are not read already."""
-        latest = self.latest_round
-        if latest is None:
-            return []
+    def open_tables(self) -> list[OpenTable]:
+        """The unfinished tables of every round (a table of an earlier round is open again when
+        its last hand is deleted), in round and table order, for the organiser's buttons: one
+        query when the rounds are not read already."""
         if "rounds" in self.__dict__:
-            return [(t.table.pk, t.number) for t in self.rounds[-1].tables if t.is_open]
-        tables = EventTable.objects.filter(round=latest, match__status__in=OPEN).order_by("number")
-        return list(tables.values_list("pk", "number"))
+            return [
+                OpenTable(t.table.pk, view.number, t.number, t.match.hand_count, t.match.pk)
+                for view in self.rounds
+                for t in view.tables
+                if t.match is not None and t.is_open
+            ]
+        tables = EventTable.objects.filter(round__event=self.event, match__status__in=OPEN)
+        rows = tables.order_by("round__number", "number").values_list(
+            "pk", "round__number", "number", "match__hand_count", "match_id"
+        )
+        return [OpenTable(*row) for row in rows]
+
+    @property
+    def earlier_open_tables(self) -> list[OpenTable]:
+        """The unfinished tables of the rounds before the latest: they hold the next round and
+        the final standings until they are finished or abandoned."""
+        latest = self.latest_round
+        return [t for t in self.open_tables if latest is not None and t.round < latest.number]
+
+    @property
+    def latest_open_tables(self) -> list[OpenTable]:
+        """The unfinished tables of the round being played (time is called on those)."""
+        latest = self.latest_round
+        return [t for t in self.open_tables if latest is not None and t.round == latest.number]
 
     @property
     def next_number(self) -> int | None:
@@ -276,8 +308,24 @@ class EventState:
 
     @cached_property
     def finished(self) -> bool:
-        """Every round paired and played."""
+        """Every round paired and every table of every round finished or abandoned (a table
+        of an earlier round open again keeps the standings from being final)."""
         return self.next_number is None and self.paired > 0 and not self.open_tables
+
+    @cached_property
+    def off_schedule_from(self) -> int | None:
+        """A round robin's first round paired without repeats instead of by its schedule, which
+        was made for round 1's players: the first round a late arrival plays (see
+        pairing.round_robin_on_schedule); None while the schedule holds, and for other formats."""
+        if self.event.format != Event.Format.ROUND_ROBIN:
+            return None
+        late = [
+            entrant.joined_round
+            for entrant in self.entrants
+            if entrant.joined_round > 1
+            and (entrant.left_round is None or entrant.left_round > entrant.joined_round)
+        ]
+        return min(late, default=None)
 
     def active(self, round_number: int) -> list[EntrantRow]:
         """Who plays in this round: joined by then and not left before it."""

@@ -17,7 +17,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from scoring import bulk, pairing, services
-from scoring.events.selectors import EventState
+from scoring.events.selectors import EventState, OpenTable
 from scoring.models import Circle, Event, EventPlayer, EventRound, EventTable, Match, Player
 from scoring.rules import Rules
 
@@ -155,6 +155,8 @@ def round_pair(*, event: Event, number: int, by: User | None = None) -> EventRou
     if number != state.next_number:
         raise ValidationError(_("The next round is round %(next)d.") % {"next": state.next_number})
     current = state.current
+    if state.earlier_open_tables:
+        raise ValidationError(_tables_without_result(state.earlier_open_tables, number))
     if current is not None and current.unfinished:
         raise ValidationError(
             ngettext(
@@ -207,6 +209,20 @@ def round_pair(*, event: Event, number: int, by: User | None = None) -> EventRou
     )
     _bump(event)
     return made
+
+
+def _tables_without_result(tables: Sequence[OpenTable], number: int) -> str:
+    """Why round `number` waits for these tables of earlier rounds (open again after a deleted
+    hand): each is finished or abandoned first."""
+    names = ", ".join(
+        _("Table %(table)s of round %(round)s") % {"table": t.number, "round": t.round}
+        for t in tables
+    )
+    return ngettext(
+        "%(tables)s has no result: finish it or abandon it before round %(number)d is paired.",
+        "%(tables)s have no result: finish them or abandon them before round %(number)d is paired.",
+        len(tables),
+    ) % {"tables": names, "number": number}
 
 
 def _pairing_message(error: pairing.PairingError, count: int) -> str:

@@ -129,6 +129,7 @@ def _done(
 
 @scoped
 @require_POST
+@once_per_form
 def event_pair(request: ScopedRequest, pk: int) -> HttpResponse:
     event = request.scope.event(pk, manage=True)
     try:
@@ -145,6 +146,7 @@ def event_pair(request: ScopedRequest, pk: int) -> HttpResponse:
 
 @scoped
 @require_POST
+@once_per_form
 def event_time(request: ScopedRequest, pk: int) -> HttpResponse:
     event = request.scope.event(pk, manage=True)
     called = events.time_call(event=event)
@@ -155,6 +157,7 @@ def event_time(request: ScopedRequest, pk: int) -> HttpResponse:
 
 @scoped
 @require_POST
+@once_per_form
 def event_entrant_add(request: ScopedRequest, pk: int) -> HttpResponse:
     event = request.scope.event(pk, manage=True)
     form = EntrantForm(request.POST, players=request.scope.players())
@@ -181,6 +184,7 @@ def event_entrant_add(request: ScopedRequest, pk: int) -> HttpResponse:
 
 @scoped
 @require_POST
+@once_per_form
 def event_entrant_leave(request: ScopedRequest, pk: int) -> HttpResponse:
     event = request.scope.event(pk, manage=True)
     form = LeaverForm(request.POST, players=_still_playing(event))
@@ -205,6 +209,7 @@ def _still_playing(event: Event) -> QuerySet[Player]:
 
 @scoped
 @require_POST
+@once_per_form
 def event_table_abandon(request: ScopedRequest, pk: int) -> HttpResponse:
     event = request.scope.event(pk, manage=True)
     try:

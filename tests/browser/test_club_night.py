@@ -169,6 +169,10 @@ def test_a_swiss_club_night_on_three_phones_and_a_big_screen(
     assert posts.count("POST") >= 2
     assert event.round_set.count() == 1
     assert Match.objects.filter(event=event).count() == 3
+    # Said once: on this page, or on the next if the other tap's answer came after it.
+    said = organiser.get_by_text("Round 1 is paired.").count()
+    organiser.reload()
+    assert said + organiser.get_by_text("Round 1 is paired.").count() == 1
     expect(organiser.locator(".your-table")).to_contain_text("Your table")
     expect(organiser.locator("#round-1 .countdown")).to_contain_text(re.compile(r"\b2[89]:\d\d\b"))
     expect(screen.locator("#screen-round")).to_have_text("Round 1 of 3", timeout=SCREEN_MS)

@@ -1,6 +1,6 @@
 """Every page of the app, on a phone, in light and dark, logged in and logged out: axe-core finds no
-violation, every control is a tap target of at least 44×44 CSS px, and the page has one meta
-description.
+violation, every control is a tap target of at least 44×44 CSS px, each id is given once, and the
+page has one meta description.
 
 The pages come from walking the URL resolver (as tests/test_authorization_matrix.py does), so a new
 route cannot be forgotten: each route is either visited (PAGES says who visits it and with which
@@ -541,6 +541,16 @@ TAP_TARGETS_JS = """
 """
 
 
+# Each id once in the document as scripts left it (a label names the first control of its id).
+DUPLICATE_IDS_JS = """
+() => {
+  const counts = new Map();
+  for (const el of document.querySelectorAll('[id]')) counts.set(el.id, (counts.get(el.id) || 0) + 1);
+  return [...counts].filter(([, count]) => count > 1).map(([id, count]) => ({id, count}));
+}
+"""
+
+
 @dataclass
 class Problem:
     page: str
@@ -568,6 +578,8 @@ def check_page(page: Any, axe: Axe, label: str, scheme: str, who: str) -> tuple[
             snippet = re.sub(r"\s+", " ", node["html"])[:120]
             target = " ".join(str(part) for part in node["target"])
             add(f"axe {violation['id']} ({violation['impact']}): {target} :: {snippet}")
+    for duplicate in page.evaluate(DUPLICATE_IDS_JS):
+        add(f"id {duplicate['id']!r} given {duplicate['count']} times")
     targets = page.evaluate(TAP_TARGETS_JS, TOUCH)
     if not targets["measured"]:
         add("no control measured at all: the tap-target check is broken")

@@ -8,6 +8,7 @@ from typing import Any
 
 import pytest
 from django.core.exceptions import PermissionDenied, ValidationError
+from django.test import Client
 from django.urls import reverse
 from helpers import FIRST_8, FIRST_11, HX, SECOND_8, at_once
 
@@ -673,3 +674,160 @@ def test_the_round_end_is_a_moment_the_phone_shows_in_its_own_time_zone(user, us
     made = events.round_pair(event=event, number=1)
     page = user_client.get(event.get_absolute_url()).content.decode()
     assert f'<time datetime="{made.ends_at.isoformat()}" data-local-time>' in page
+
+
+# --- a late arrival in a round robin ----------------------------------------------------------------
+
+
+def seated_names(made: EventRound) -> set[str]:
+    return {seat.player.name for match in matches_of(made) for seat in match.seats.all()}
+
+
+@pytest.mark.django_db
+def test_a_late_arrival_in_a_round_robin_plays_and_the_organiser_is_told(user, user_client) -> None:
+    event = make_event(user, "Nia Oz Pim Rex", "round_robin")
+    finish_round(events.round_pair(event=event, number=1))
+    page = user_client.get(event.get_absolute_url()).content.decode()
+    form = page.split('class="stack late-arrival"')[1].split("</form>")[0]
+    assert "The schedule of this round robin was made for the players of round 1" in form
+    response = user_client.post(
+        reverse("scoring:event-entrant-add", args=[event.pk]), {"name": "Sue"}, follow=True
+    )
+    page = response.content.decode()
+    assert "Sue plays from round 2." in page
+    told = "From round 2 this round robin is paired without repeated meetings"
+    assert told in page
+    for number in (2, 3):
+        made = events.round_pair(event=event, number=number)
+        assert "Sue" in seated_names(made)
+        finish_round(made)
+    sue = next(line.row for line in EventState(event).standings if line.name == "Sue")
+    assert (sue.played, sue.byes) == (2, 0)
+    assert told in user_client.get(event.get_absolute_url()).content.decode()
+
+
+@pytest.mark.django_db
+def test_a_round_robin_on_its_schedule_says_nothing_of_repeats(user, user_client) -> None:
+    event = make_event(user, "Nia Oz Pim Rex", "round_robin")
+    finish_round(events.round_pair(event=event, number=1))
+    rex = event.entrants.get(player__name="Rex").player
+    events.entrant_leave(event=event, player=rex)  # a departure keeps the schedule
+    assert EventState(event).off_schedule_from is None
+    swiss = make_event(user, "Sam Tom Uma Val")
+    events.round_pair(event=swiss, number=1)
+    assert (
+        "schedule of this round robin"
+        not in user_client.get(swiss.get_absolute_url()).content.decode()
+    )
+    assert (
+        "this round robin is paired without repeated meetings"
+        not in user_client.get(event.get_absolute_url()).content.decode()
+    )
+
+
+# --- a table left without a result -------------------------------------------------------------------
+
+
+def abandon_choices(page: str) -> list[str]:
+    form = (
+        page.split('id="abandon-table"')[1].split("</select>")[0] if "abandon-table" in page else ""
+    )
+    return [part.split('"')[0] for part in form.split('value="')[1:]]
+
+
+@pytest.mark.django_db
+def test_a_table_without_a_result_in_an_earlier_round_is_listed_and_holds_the_event(
+    user, user_client
+) -> None:
+    """Swiss of 2 rounds: round 1 played, round 2 paired, then the last hand of a round-1 table
+    deleted. The organiser is told that table has no result and may abandon it; the event is
+    not final while it has none, and no later round is paired before."""
+    event = make_event(user, "Ana Ben Cy Dee Eve Fay", rounds=3)
+    first = events.round_pair(event=event, number=1)
+    finish_round(first)
+    second = events.round_pair(event=event, number=2)
+    reopened = matches_of(first)[1]
+    services.hand_delete_last(match=reopened, number=2)
+    table = EventTable.objects.get(match=reopened)
+    url = event.get_absolute_url()
+    page = user_client.get(url).content.decode()
+    assert "count the new result" not in page
+    notice = page.split('no-result"')[1].split("</div>")[0]
+    assert "1 table of an earlier round has no result" in notice
+    assert f'href="{reopened.get_absolute_url()}"' in notice
+    assert "Table 2 of round 1" in notice
+    assert str(table.pk) in abandon_choices(page)
+    finish_round(second)
+    with pytest.raises(ValidationError, match="Table 2 of round 1 has no result"):
+        events.round_pair(event=event, number=3)
+    response = user_client.post(
+        reverse("scoring:event-pair", args=[event.pk]), {"number": 3}, follow=True
+    )
+    assert "Table 2 of round 1 has no result: finish it or abandon it" in response.content.decode()
+    assert EventRound.objects.filter(event=event).count() == 2
+    page = response.content.decode()
+    assert "Pair round 3" not in page
+    response = user_client.post(
+        reverse("scoring:event-table-abandon", args=[event.pk]), {"table": table.pk}, follow=True
+    )
+    assert "has no result" not in response.content.decode()
+    assert events.round_pair(event=event, number=3).number == 3
+
+
+@pytest.mark.django_db
+def test_the_standings_are_not_final_while_a_table_has_no_result(user, user_client) -> None:
+    event = make_event(user, "Ana Ben Cy Dee", rounds=2)
+    first = events.round_pair(event=event, number=1)
+    finish_round(first)
+    finish_round(events.round_pair(event=event, number=2))
+    assert EventState(event).finished
+    reopened = matches_of(first)[0]
+    services.hand_delete_last(match=reopened, number=2)
+    state = EventState(event)
+    assert not state.finished
+    assert [table.round for table in state.open_tables] == [1]
+    page = user_client.get(event.get_absolute_url()).content.decode()
+    assert "Final standings" not in page
+    assert "Table 1 of round 1" in page.split('no-result"')[1]
+    user_client.post(reverse("scoring:event-share", args=[event.pk]))
+    event.refresh_from_db()
+    screen = reverse("scoring:event-screen", args=[event.share_token])
+    assert "Final standings" not in Client().get(screen).content.decode()
+    services.hand_record(match=reopened, number=2, tallies=FIRST_11)  # won again
+    assert EventState(event).finished
+    assert "Final standings" in user_client.get(event.get_absolute_url()).content.decode()
+    assert "Final standings" in Client().get(screen).content.decode()
+
+
+# --- one answer to a double tap ----------------------------------------------------------------------
+
+
+def form_token(page: str, action: str) -> str:
+    form = page.split(f'action="{action}"')[1].split("</form>")[0]
+    if 'name="form_once" value="' not in form:
+        return "no-token-in-the-form"
+    return form.split('name="form_once" value="')[1].split('"')[0]
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    ("route", "message"),
+    [
+        ("scoring:event-pair", "Round 1 is paired."),
+        ("scoring:event-time", "Time is called: every table plays the hand in progress."),
+    ],
+)
+def test_a_double_tap_on_pair_or_time_says_it_once(user, user_client, route, message) -> None:
+    event = make_event(user, "Ana Ben Cy Dee")
+    if route == "scoring:event-time":
+        events.round_pair(event=event, number=1)
+    action = reverse(route, args=[event.pk])
+    page = user_client.get(event.get_absolute_url()).content.decode()
+    data = {"number": 1, "form_once": form_token(page, action)}
+    first = user_client.post(action, data)
+    second = user_client.post(action, data)
+    assert first.status_code == second.status_code == 302
+    assert first["Location"] == second["Location"]
+    page = user_client.get(event.get_absolute_url()).content.decode()
+    assert page.count(message) == 1
+    assert EventRound.objects.filter(event=event).count() == 1
