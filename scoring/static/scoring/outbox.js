@@ -37,6 +37,30 @@
       });
     }).catch(function () { /* nothing kept */ });
   }
+  // The pages kept for this account speak the language they were kept in: once the account's
+  // language is another (switched here or on another phone), each is fetched again in it, so that
+  // no page opened without signal speaks the old one (the new-match form, the board of a match
+  // started here, a board not opened since). A page the server no longer gives is forgotten.
+  function keptInLanguage() {
+    var language = document.documentElement.lang;
+    if (!("caches" in window) || !account() || !language || navigator.onLine === false) return;
+    caches.open(PAGES + account()).then(function (cache) {
+      return cache.keys().then(function (requests) {
+        return Promise.all(requests.map(function (request) {
+          return cache.match(request).then(function (kept) {
+            if (!kept || (kept.headers.get("Content-Language") || language) === language) return null;
+            return fetch(request.url, { credentials: "same-origin" }).then(function (response) {
+              var html = (response.headers.get("Content-Type") || "").indexOf("text/html") === 0;
+              if (response.ok && !response.redirected && html) return cache.put(request, response);
+              if (response.status < 500) return cache.delete(request);
+              return null;
+            });
+          });
+        }));
+      });
+    }).catch(function () { /* tried again at the next page */ });
+  }
+  document.addEventListener("DOMContentLoaded", keptInLanguage);
   function forgetPages() {
     if ("caches" in window) caches.delete(PAGES + account());
     if (navigator.serviceWorker && navigator.serviceWorker.controller) {
