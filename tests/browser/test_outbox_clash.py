@@ -213,3 +213,38 @@ def test_an_entry_held_for_a_match_won_on_another_phone_is_listed_and_resolved(
     expect(first.locator("[data-net-badge]")).to_be_hidden()
     match = Match.objects.get(pk=int(url.rstrip("/").rsplit("/", 1)[1]))
     assert match.hands.count() == 1 and match.status == Match.Status.WON
+
+
+@pytest.mark.parametrize("choice", ["keep", "discard"])
+def test_without_javascript_the_409_page_offers_the_same_two_choices(
+    new_page: Any, log_in: Any, start_match: Any, enter_hand: Any, live_server: Any, choice: str
+) -> None:
+    first = new_page(**_phone(360))
+    ana = log_in(first)
+    url = start_match(first, ["Ana", "Ben"])
+    second = new_page(java_script_enabled=False, **_phone(360))
+    second.goto(f"{live_server.url}/accounts/login/")
+    second.fill("#id_login", ana.username)
+    second.fill("#id_password", PASSWORD)
+    second.click("form.stack button[type=submit]")
+    second.goto(url)
+    enter_hand(first, 27, 7, ("10D", "AS"))
+    expect(first.locator("[data-total]")).to_have_text(["7", "4"])
+    second.fill("#id_cards_0", "30")
+    second.fill("#id_spades_0", "9")
+    second.click("button.save")  # a plain post: the 409 page
+    expect(second.locator(".clash")).to_contain_text("Hand 1 was saved from another screen.")
+    assert _column(second, ":not(.clash-mine)", 0) == ["27", "7", "10♦ (big casino), A♠", "0"]
+    assert _column(second, ".clash-mine", 0) == ["30", "9", "–", "0"]
+    assert second.evaluate(FITS)
+    assert Hand.objects.count() == 1
+    if choice == "keep":
+        second.get_by_role("button", name="Keep mine as hand 2").click()
+        expect(second.locator("[data-total]")).to_have_text(["11", "11"])
+        assert Hand.objects.count() == 2
+    else:
+        second.get_by_role("button", name="Discard mine").click()
+        expect(second.locator("[data-total]")).to_have_text(["7", "4"])
+        expect(second.locator("#id_cards_0")).to_have_value("")
+        assert Hand.objects.count() == 1
+    assert second.url.split("?")[0] == url
