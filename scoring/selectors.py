@@ -470,6 +470,11 @@ class HandClash:
     saved: list[SideCounts]
     mine: list[SideCounts]
 
+    @property
+    def sides(self) -> list[tuple[SideCounts, SideCounts]]:
+        """Each side's saved counts and typed counts, side by side."""
+        return list(zip(self.saved, self.mine, strict=False))
+
     def as_json(self) -> dict[str, Any]:
         """For the outbox's script (outbox.js shows them as this page does)."""
         return {

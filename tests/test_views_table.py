@@ -34,10 +34,11 @@ def test_a_hand_number_taken_meanwhile_shows_both_versions_and_stores_nothing_un
     assert "your counts are now hand 2" not in body  # no form filled in, a tap from saving
     assert 'name="cards_0" id="id_cards_0"' not in body
     assert "already recorded" not in body  # a note, not an error that loops
-    # The saved version beside the one typed here: 27 cards then 30 for the first side.
-    saved, mine = body.split('id="clash-saved"')[1].split('id="clash-mine"')
-    assert "<td>29</td>" in saved and "<td>30</td>" in mine
-    assert "<td>9</td>" in mine and "<td>8</td>" in saved
+    # The saved version beside the one typed here, the counts that differ marked.
+    first = body.split('class="breakdown clash-side"')[1]
+    assert '<th scope="row">Cards</th><td>29</td><td class="differs">30</td>' in first
+    assert '<th scope="row">Spades</th><td>8</td><td class="differs">9</td>' in first
+    assert '<th scope="row">Sweeps</th><td>0</td><td>0</td>' in first
     assert Hand.objects.count() == 1  # nothing stored until the player chooses
     # Two plain forms: keep mine as hand 2 (the counts typed, posted again), or discard them.
     keep = re.search(r"<form method=\"post\"[^>]*data-clash-keep>(.*?)</form>", body, re.S)

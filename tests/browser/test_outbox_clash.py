@@ -9,6 +9,7 @@ from typing import Any
 import pytest
 from conftest import PASSWORD, PHONE
 from playwright.sync_api import expect
+from test_every_page import Axe, check_page
 from test_offline import _controlled, _offline_hand
 
 from scoring.models import Hand, Match
@@ -41,9 +42,11 @@ def _two_phones(
 
 
 def _column(page: Any, which: str, side: int) -> list[str]:
-    """A version's counts of one side: cards, spades, special cards, sweeps."""
-    table = page.locator(f".clash-version{which} .version-counts").nth(side)
-    return table.locator("td").all_text_contents()
+    """A version's counts of one side: cards, spades, special cards, sweeps; `which` is
+    ":not(.clash-mine)" for the saved one, ".clash-mine" for the one typed here."""
+    cell = 3 if which == ".clash-mine" else 2
+    table = page.locator(".clash-side").nth(side)
+    return table.locator(f"tbody tr td:nth-child({cell})").all_text_contents()
 
 
 def _no_poll(page: Any) -> None:
@@ -85,6 +88,9 @@ def test_a_hand_saved_twice_at_once_shows_both_versions_and_stores_nothing_until
         box = target.bounding_box()
         assert box is not None and box["height"] >= 44 and box["x"] + box["width"] <= width
     screenshot(second, f"hand-clash-{width}.png")
+    problems, _description = check_page(second, Axe(), "a hand clash", "light", "ana")
+    assert not problems, "\n".join(str(problem) for problem in problems)
+    second.evaluate("document.querySelectorAll('details').forEach((d) => { d.open = false; })")
 
     discard.click()  # the same hand typed twice: mine goes, nothing stored
     expect(second.locator("[data-total]")).to_have_text(["7", "4"])
@@ -180,8 +186,8 @@ def test_an_entry_held_for_a_match_won_on_another_phone_is_listed_and_resolved(
     # The badge counts every waiting hand and leads to the list of all of them.
     badge = first.locator("[data-net-badge] a")
     expect(badge).to_have_text("Hands waiting: 1")  # Cy's hand was sent, this one is held
-    badge_box = badge.bounding_box()
-    assert badge_box is not None and badge_box["height"] >= 44
+    # (Measured in the page: each render of the badge puts a new link in it.)
+    assert badge.evaluate("(link) => link.getBoundingClientRect().height") >= 44
     first.goto(other)  # another match's page: the badge still leads there
     badge.click()
     first.wait_for_url(f"{live_server.url}/matches/waiting/")
@@ -205,6 +211,9 @@ def test_an_entry_held_for_a_match_won_on_another_phone_is_listed_and_resolved(
     ]
     assert first.evaluate(FITS)
     screenshot(first, f"outbox-list-{width}.png")
+    problems, _description = check_page(first, Axe(), "kept on this phone", "light", "ana")
+    assert not problems, "\n".join(str(problem) for problem in problems)
+    first.evaluate("document.querySelectorAll('details').forEach((d) => { d.open = false; })")
     first.get_by_role("button", name="Discard mine").click()
     expect(first.locator(".outbox-group")).to_have_count(0)
     expect(first.locator("[data-outbox-empty]")).to_be_visible()

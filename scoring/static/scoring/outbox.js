@@ -769,30 +769,40 @@
     return link;
   }
 
-  // The hand saved under this number and this one's counts, a small table per side, as the
-  // server's 409 page shows them (_hand_versions.html).
+  // The hand saved under this number beside this one's counts: a table per side, a row per
+  // count, a count that differs in bold, as the server's 409 page shows them
+  // (_hand_versions.html).
   function versions(box, entry) {
     var wrap = element("div", "clash-versions");
-    [[format(box.dataset.savedAs, { number: entry.number }), entry.saved, ""], [box.dataset.yours, entry.mine, " clash-mine"]].forEach(function (column) {
-      var section = element("section", "clash-version" + column[2]);
-      section.appendChild(element("h3", "", column[0]));
-      column[1].forEach(function (side) {
-        var table = element("table", "breakdown version-counts");
-        table.appendChild(element("caption", "", side.name));
-        var body = element("tbody");
-        [[box.dataset.cards, side.cards], [box.dataset.spades, side.spades],
-          [box.dataset.special, (side.taken || []).join(", ") || "–"], [box.dataset.sweeps, side.sweeps]].forEach(function (line) {
-          var tr = element("tr");
-          var head = element("th", "", line[0]);
-          head.setAttribute("scope", "row");
-          tr.appendChild(head);
-          tr.appendChild(element("td", "", String(line[1])));
-          body.appendChild(tr);
-        });
-        table.appendChild(body);
-        section.appendChild(table);
+    entry.mine.forEach(function (mine, side) {
+      var saved = entry.saved[side];
+      if (!saved) return;
+      var table = element("table", "breakdown clash-side");
+      table.appendChild(element("caption", "", mine.name));
+      var head = element("thead");
+      var titles = element("tr");
+      titles.appendChild(element("td"));
+      [[format(box.dataset.savedAs, { number: entry.number }), "clash-saved"], [box.dataset.yours, "clash-mine"]].forEach(function (title) {
+        var cell = element("th", title[1], title[0]);
+        cell.setAttribute("scope", "col");
+        titles.appendChild(cell);
       });
-      wrap.appendChild(section);
+      head.appendChild(titles);
+      table.appendChild(head);
+      var body = element("tbody");
+      function taken(counts) { return (counts.taken || []).join(", ") || "–"; }
+      [[box.dataset.cards, saved.cards, mine.cards], [box.dataset.spades, saved.spades, mine.spades],
+        [box.dataset.special, taken(saved), taken(mine)], [box.dataset.sweeps, saved.sweeps, mine.sweeps]].forEach(function (line) {
+        var tr = element("tr");
+        var label = element("th", "", line[0]);
+        label.setAttribute("scope", "row");
+        tr.appendChild(label);
+        tr.appendChild(element("td", "", String(line[1])));
+        tr.appendChild(element("td", String(line[1]) === String(line[2]) ? "" : "differs", String(line[2])));
+        body.appendChild(tr);
+      });
+      table.appendChild(body);
+      wrap.appendChild(table);
     });
     return wrap;
   }
