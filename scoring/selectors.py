@@ -459,6 +459,40 @@ def hand_history(match: Match, number: int) -> HandHistory:
     return HandHistory(hand.number, [current, *reversed(earlier)])
 
 
+@dataclass(frozen=True)
+class HandClash:
+    """Hand `number` typed on this screen while another screen saved it with other counts: the
+    saved counts beside the typed ones, for the player to keep the typed ones as hand
+    `next_number` (None: the match is over) or discard them. Nothing is stored meanwhile."""
+
+    number: int
+    next_number: int | None
+    saved: list[SideCounts]
+    mine: list[SideCounts]
+
+    @property
+    def sides(self) -> list[tuple[SideCounts, SideCounts]]:
+        """Each side's saved counts and typed counts, side by side."""
+        return list(zip(self.saved, self.mine, strict=False))
+
+    def as_json(self) -> dict[str, Any]:
+        """For the outbox's script (outbox.js shows them as this page does)."""
+        return {
+            "saved": [vars(side) for side in self.saved],
+            "mine": [vars(side) for side in self.mine],
+        }
+
+
+def hand_clash(
+    match: Match, number: int, next_number: int | None, tallies: Sequence[rules.Tally]
+) -> HandClash:
+    """Hand `number` as stored beside `tallies`, the counts typed for it elsewhere."""
+    side_names = lineup(match).names(player_name)
+    hand = match.hands.filter(number=number).first()
+    saved = _side_counts(side_names, hand_tallies(hand)) if hand else []
+    return HandClash(number, next_number, saved, _side_counts(side_names, tallies))
+
+
 def pots_before(match: Match, number: int) -> tuple[int, int]:
     """Finnish Kasino's pots as the hand before `number` left them (none in other variants)."""
     if match.variant != Match.Variant.FINNISH or number == 1:

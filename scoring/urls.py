@@ -23,6 +23,7 @@ urlpatterns = [
     path("matches/new/", views.match_new, name="match-new"),
     path("matches/sync/", views.match_sync, name="match-sync"),
     path("matches/offline/", views.match_offline, name="match-offline"),
+    path("matches/waiting/", views.outbox, name="outbox"),
     path("matches/<int:pk>/", views.match_detail, name="match"),
     path("matches/<int:pk>/hands/", views.hand_create, name="hand-create"),
     path("matches/<int:pk>/hands/sync/", views.hand_sync, name="hand-sync"),

@@ -230,7 +230,7 @@ def test_two_phones_sending_different_counts_together_store_one_and_tell_the_oth
         assert statuses == [302, 409], results
         refused = next(body for status, body in results if status == 409)
         assert f"Hand {number} was saved from another screen" in refused
-        assert f"your counts are now hand {number + 1}" in refused
+        assert f"Keep mine as hand {number + 1}" in refused  # stored only when chosen
         winner = posts[[status for status, _ in results].index(302)]
         hand = long_match.hands.get(number=number)
         first = hand.tallies.get(side__position=0)

@@ -136,6 +136,7 @@ def all_pages(user, players, client):
         reverse("scoring:rules-variant", args=["royal"]),
         reverse("scoring:rules-variant", args=["dominican"]),
         reverse("scoring:match-import"),
+        reverse("scoring:outbox"),
         reverse("scoring:shared-match", args=[token]),
     ]
 

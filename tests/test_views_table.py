@@ -22,7 +22,7 @@ SETUP = {"variant": "casino", "layout": "2", "target": "21", "first_dealer": "0"
 
 
 @pytest.mark.parametrize("headers", [{}, HX], ids=["plain", "htmx"])
-def test_a_hand_number_taken_meanwhile_moves_the_typed_counts_to_the_next_hand(
+def test_a_hand_number_taken_meanwhile_shows_both_versions_and_stores_nothing_until_chosen(
     user_client, casino_match, headers
 ):
     services.hand_record(match=casino_match, number=1, tallies=FIRST_8)
@@ -30,17 +30,47 @@ def test_a_hand_number_taken_meanwhile_moves_the_typed_counts_to_the_next_hand(
     response = user_client.post(app_url("hand-create", casino_match), data, headers=headers)
     body = response.content.decode()
     assert response.status_code == 409
-    assert "Hand 1 was saved from another screen; your counts are now hand 2." in body
-    assert re.search(r'name="number" value="2"', body)
-    assert re.search(r'name="cards_0" id="id_cards_0"\s+value="30"', body)
-    assert re.search(r'id="id_card_10D_0"[^>]* checked', body)
+    assert "Hand 1 was saved from another screen." in body
+    assert "your counts are now hand 2" not in body  # no form filled in, a tap from saving
+    assert 'name="cards_0" id="id_cards_0"' not in body
     assert "already recorded" not in body  # a note, not an error that loops
-    # Saving again stores it as hand 2.
+    # The saved version beside the one typed here, the counts that differ marked.
+    first = body.split('class="breakdown clash-side"')[1]
+    assert '<th scope="row">Cards</th><td>29</td><td class="differs">30</td>' in first
+    assert '<th scope="row">Spades</th><td>8</td><td class="differs">9</td>' in first
+    assert '<th scope="row">Sweeps</th><td>0</td><td>0</td>' in first
+    assert Hand.objects.count() == 1  # nothing stored until the player chooses
+    # Two plain forms: keep mine as hand 2 (the counts typed, posted again), or discard them.
+    keep = re.search(r"<form method=\"post\"[^>]*data-clash-keep>(.*?)</form>", body, re.S)
+    assert keep is not None and "Keep mine as hand 2" in keep.group(1)
+    posted = dict(re.findall(r'<input type="hidden" name="(\w+)" value="([^"]*)"', keep.group(1)))
+    assert posted.pop("number") == "2" and posted.pop("csrfmiddlewaretoken")
+    assert posted == {key: value for key, value in data.items() if key != "number"}
+    discard = re.search(r'<form method="get" action="([^"]+)" data-clash-discard', body)
+    assert discard is not None and discard.group(1) == casino_match.get_absolute_url()
+    assert "Discard mine" in body
     response = user_client.post(
-        app_url("hand-create", casino_match), {**data, "number": "2"}, headers=headers
+        app_url("hand-create", casino_match), {**posted, "number": "2"}, headers=headers
     )
     assert response.status_code in (200, 302)
     assert list(Hand.objects.order_by("number").values_list("number", flat=True)) == [1, 2]
+    assert Hand.objects.get(number=2).tallies.get(side__position=0).cards == 30
+
+
+def test_the_outbox_is_told_both_versions_of_a_hand_number_taken_meanwhile(
+    user_client, casino_match
+):
+    services.hand_record(match=casino_match, number=1, tallies=FIRST_8)
+    data = {**TYPICAL, "cards_0": "30", "spades_0": "9", "client_id": "phone-a-1"}
+    response = user_client.post(app_url("hand-sync", casino_match), data)
+    assert response.status_code == 409
+    answer = response.json()
+    assert answer["state"] == "conflict" and answer["next"] == 2
+    assert [side["cards"] for side in answer["saved"]] == [29, 23]
+    assert [side["cards"] for side in answer["mine"]] == [30, 22]
+    assert answer["mine"][0]["taken"] == ["10♦ (big casino)", "A♠"]
+    assert [side["name"] for side in answer["saved"]] == [side["name"] for side in answer["mine"]]
+    assert Hand.objects.count() == 1
 
 
 def test_a_hand_number_taken_by_the_winning_hand_says_the_match_is_over(user_client, casino_match):

@@ -128,6 +128,15 @@ def match_offline(request: ScopedRequest) -> HttpResponse:
     return render(request, "scoring/match_offline.html", {"hand_forms": hand_forms})
 
 
+@scoped
+@require_safe
+def outbox(request: ScopedRequest) -> HttpResponse:
+    """Every entry this phone's outbox holds for the account, across matches (outbox.js lists
+    them from the phone's store, with what each can still become: sent, kept, discarded). The
+    header's "Hands waiting" leads here; the worker keeps the page for when there is no signal."""
+    return render(request, "scoring/outbox.html")
+
+
 def _board_context(
     match: Match,
     form: HandForm | None = None,
@@ -257,7 +266,7 @@ def hand_create(request: ScopedRequest, pk: int) -> HttpResponse:
         status = 503
     assert match is not None  # read above, or nothing after this would run
     if taken is not None:
-        return _hand_moved(request, match, taken)
+        return _hand_moved(request, match, taken, form.tallies)
     if recorded is not None:
         if not request.htmx:
             request.session[SAVED_KEY] = {"match": match.pk, "number": recorded.hand.number}
@@ -309,27 +318,32 @@ def _hand_answer(
 
 
 def _hand_moved(
-    request: HtmxHttpRequest, match: Match, taken: services.HandNumberTaken
+    request: HtmxHttpRequest,
+    match: Match,
+    taken: services.HandNumberTaken,
+    tallies: list[rules.Tally],
 ) -> HttpResponse:
-    """The hand's number was taken meanwhile: show the board as it is now, with the counts typed
-    here moved to the next hand, to check and save again (or to see that the match is over)."""
+    """The hand's number was taken meanwhile: show the board as it is now, with the hand saved
+    there beside the counts typed here, and two choices: keep them as the next hand, or discard
+    them (nothing is stored until then). When the match is over there is nothing to keep."""
     match.refresh_from_db()
-    form = None
-    if taken.next_number is not None:
-        form = HandForm.redrawn(
-            request.POST,
-            side_names=selectors.side_names(match),
-            variant=match.variant,
-            number=taken.next_number,
-        )
-        note = _(
-            "Hand %(number)d was saved from another screen; your counts are now hand %(next)d."
-        ) % {"number": taken.number, "next": taken.next_number}
-    else:
+    clash = selectors.hand_clash(match, taken.number, taken.next_number, tallies)
+    if taken.next_number is None:
         note = _("Hand %(number)d was saved from another screen, and the match is over.") % {
             "number": taken.number
         }
-    return _hand_answer(request, match, form, status=409, changed=True, moved_note=note)
+        return _hand_answer(request, match, status=409, changed=True, moved_note=note, clash=clash)
+    typed = [
+        (name, value)
+        for name, values in request.POST.lists()
+        if name not in CLASH_LEFT_OUT
+        for value in values
+    ]
+    return _hand_answer(request, match, status=409, changed=True, clash=clash, clash_fields=typed)
+
+
+# What a kept clash does not post again: its own number and token, and the form's other buttons.
+CLASH_LEFT_OUT = frozenset({"csrfmiddlewaretoken", "number", "step", "preview"})
 
 
 def _sync_answers(view: Any) -> Any:
@@ -390,7 +404,13 @@ def hand_sync(request: ScopedRequest, pk: int) -> JsonResponse:
             client_id=client_id,
         )
     except services.HandNumberTaken as taken:
-        answer = {"state": "conflict", "number": taken.number, "next": taken.next_number}
+        clash = selectors.hand_clash(match, taken.number, taken.next_number, form.tallies)
+        answer = {
+            "state": "conflict",
+            "number": taken.number,
+            "next": taken.next_number,
+            **clash.as_json(),
+        }
         return JsonResponse(answer, status=409)
     except ValidationError as error:
         return JsonResponse({"state": "invalid", "errors": error.messages}, status=400)

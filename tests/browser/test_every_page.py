@@ -172,6 +172,7 @@ PAGES: dict[str, tuple[frozenset[str], tuple[Visit, ...]]] = {
     "scoring:match-list": (frozenset({IN}), (Visit("match list"),)),
     "scoring:match-new": (frozenset({IN}), (Visit("new match"),)),
     "scoring:match-offline": (frozenset({IN}), (Visit("a match started offline, none waiting"),)),
+    "scoring:outbox": (frozenset({IN}), (Visit("kept on this phone, nothing waiting"),)),
     "scoring:match": (
         frozenset({IN}),
         visits(

@@ -149,7 +149,7 @@ def test_a_hand_taken_meanwhile_by_another_phone_is_a_conflict_to_resolve(
     waiting = first.locator("[data-outbox-list] > li")
     expect(waiting).to_contain_text("Hand 1 was saved meanwhile on another phone.")
     assert Hand.objects.count() == 1  # never silently dropped, never silently stored
-    waiting.get_by_role("button", name="Keep it as hand 2").click()
+    waiting.get_by_role("button", name="Keep mine as hand 2").click()
     expect(first.locator("[data-outbox-list] > li")).to_have_count(0)
     expect(first.locator("[data-total]")).to_have_text(["7", "15"])
     assert list(Hand.objects.values_list("number", flat=True).order_by("number")) == [1, 2]

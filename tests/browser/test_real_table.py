@@ -126,7 +126,7 @@ def test_a_second_phone_sees_the_hand_saved_on_the_first_and_keeps_what_it_typed
     expect(first.locator("[data-total]")).to_have_text(["11", "11"], timeout=6_000)
 
 
-def test_a_hand_number_taken_meanwhile_moves_the_typed_counts_to_the_next_hand(
+def test_a_hand_number_taken_meanwhile_is_kept_as_the_next_hand_when_chosen(
     new_page, log_in, live_server, start_match, enter_hand
 ):
     first, second = _two_phones(new_page, log_in, live_server, start_match)
@@ -136,14 +136,11 @@ def test_a_hand_number_taken_meanwhile_moves_the_typed_counts_to_the_next_hand(
     enter_hand(first, 27, 7, ("10D", "AS"))
     expect(first.locator("[data-total]")).to_have_text(["7", "4"])
     enter_hand(second, 30, 9)
-    note = second.locator(".moved-note")
-    expect(note).to_contain_text(
-        "Hand 1 was saved from another screen; your counts are now hand 2."
-    )
-    expect(second.locator("#id_cards_0")).to_have_value("30")
+    expect(second.locator(".clash")).to_contain_text("Hand 1 was saved from another screen.")
     expect(second.locator("[data-total]")).to_have_text(["7", "4"])
+    assert Hand.objects.count() == 1
 
-    second.click("button.save")
+    second.get_by_role("button", name="Keep mine as hand 2").click()
     expect(second.locator("[data-total]")).to_have_text(["11", "11"])
     assert Hand.objects.count() == 2
 

@@ -95,6 +95,11 @@
   function draftForget(matchId) {
     try { localStorage.removeItem("casino-draft:" + matchId); } catch (error) { /* nothing kept */ }
   }
+  // A hand another screen saved first, and "Discard mine": what was typed here goes.
+  document.addEventListener("submit", function (event) {
+    var discard = event.target.closest && event.target.closest("[data-clash-discard]");
+    if (discard) draftForget(discard.dataset.clashDiscard);
+  });
   ["input", "change"].forEach(function (type) {
     document.addEventListener(type, function (event) {
       var form = event.target.closest && event.target.closest("[data-draft]");

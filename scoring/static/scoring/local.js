@@ -40,7 +40,8 @@
     caches.open("casino-pages-" + outbox.account()).then(function (cache) {
       return cache.match(key).then(function (kept) {
         var date = kept ? Date.parse(kept.headers.get("Date") || "") : NaN;
-        var fresh = kept && Date.now() - date < DAY_MS;
+        var language = kept && kept.headers.get("Content-Language");
+        var fresh = kept && Date.now() - date < DAY_MS && (!language || language === document.documentElement.lang);
         return (fresh && players.length ? suggested(kept) : Promise.resolve(null)).then(function (names) {
           if (fresh && (!names || players.every(function (name) { return names.indexOf(name) !== -1; }))) return;
           return fetch(url, { credentials: "same-origin" }).then(function (response) {
@@ -312,6 +313,21 @@
     });
   }
   document.addEventListener("DOMContentLoaded", showLocalBoard);
+  // Sent from elsewhere (another tab of this phone, or a page since, this one kept in memory):
+  // its board is the server's now, and this page goes there.
+  function sentElsewhere() {
+    if (!document.querySelector("[data-local-page]")) return;
+    var url = null;
+    try { url = localStorage.getItem("casino-started:" + window.location.hash.slice(1)); } catch (error) { /* not known */ }
+    if (url) window.location.replace(url);
+  }
+  window.addEventListener("storage", function (event) {
+    if (event.key === "casino-started:" + window.location.hash.slice(1) && event.newValue) sentElsewhere();
+  });
+  window.addEventListener("pageshow", function (event) { if (event.persisted) sentElsewhere(); });
+  document.addEventListener("visibilitychange", function () {
+    if (document.visibilityState === "visible") sentElsewhere();
+  });
 
   // The new-match form says, without signal, that the match starts on the phone.
   function showOffline() {

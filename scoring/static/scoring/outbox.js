@@ -37,6 +37,30 @@
       });
     }).catch(function () { /* nothing kept */ });
   }
+  // The pages kept for this account speak the language they were kept in: once the account's
+  // language is another (switched here or on another phone), each is fetched again in it, so that
+  // no page opened without signal speaks the old one (the new-match form, the board of a match
+  // started here, a board not opened since). A page the server no longer gives is forgotten.
+  function keptInLanguage() {
+    var language = document.documentElement.lang;
+    if (!("caches" in window) || !account() || !language || navigator.onLine === false) return;
+    caches.open(PAGES + account()).then(function (cache) {
+      return cache.keys().then(function (requests) {
+        return Promise.all(requests.map(function (request) {
+          return cache.match(request).then(function (kept) {
+            if (!kept || (kept.headers.get("Content-Language") || language) === language) return null;
+            return fetch(request.url, { credentials: "same-origin" }).then(function (response) {
+              var html = (response.headers.get("Content-Type") || "").indexOf("text/html") === 0;
+              if (response.ok && !response.redirected && html) return cache.put(request, response);
+              if (response.status < 500) return cache.delete(request);
+              return null;
+            });
+          });
+        }));
+      });
+    }).catch(function () { /* tried again at the next page */ });
+  }
+  document.addEventListener("DOMContentLoaded", keptInLanguage);
   function forgetPages() {
     if ("caches" in window) caches.delete(PAGES + account());
     if (navigator.serviceWorker && navigator.serviceWorker.controller) {
@@ -129,29 +153,29 @@
       var own = entries.filter(mine);
       var matches = own.filter(isMatch);
       own = own.filter(function (entry) { return !isMatch(entry); });
-      if (badge) {
-        var count = own.length;
-        var text = navigator.onLine ? "" : badge.dataset.textOffline;
-        if (count) text = (text ? text + " · " : "") + format(badge.dataset.textWaiting, { count: count });
-        badge.textContent = text;
-        badge.hidden = !text;
-        badge.classList.toggle("is-offline", !navigator.onLine);
-      }
-      var form = handForm();
-      if (!box || !form) return;
-      var here = own.filter(function (entry) { return entry.match === form.dataset.draft; });
+      if (badge) showBadge(badge, own.length);
+      if (!box) return;
       var others = entries.filter(function (entry) { return !mine(entry); });
+      box.querySelector("[data-outbox-others]").hidden = others.length === 0;
+      var heading = box.querySelector("#outbox-title");
+      if (heading) heading.textContent = navigator.onLine ? box.dataset.titleOnline : box.dataset.titleOffline;
+      if (box.hasAttribute("data-outbox-all")) { listAll(box, matches.concat(own), others); return; }
+      // A board: its match's entries (a finished board has no form, only what is held for it).
+      var form = handForm();
+      var key = form ? form.dataset.draft : box.dataset.match;
+      if (!key) return;
+      var here = own.filter(function (entry) { return entry.match === key; });
       var list = box.querySelector("[data-outbox-list]");
       list.textContent = "";
       var lastNumber = Math.max.apply(null, here.filter(function (entry) { return entry.state === "waiting"; }).map(function (entry) { return entry.number; }).concat([0]));
       // A match started here without signal: itself first, before its hands.
-      var started = matches.filter(function (entry) { return LOCAL + entry.id === form.dataset.draft; });
+      var started = matches.filter(function (entry) { return LOCAL + entry.id === key; });
       started.forEach(function (entry) { list.appendChild(matchRow(box, entry)); });
-      here.forEach(function (entry) { entry.last = entry.state === "waiting" && entry.number === lastNumber; list.appendChild(row(box, entry)); });
-      box.querySelector("[data-outbox-others]").hidden = others.length === 0;
+      here.forEach(function (entry) { entry.last = entry.state === "waiting" && entry.number === lastNumber; list.appendChild(row(box, entry, !form)); });
       box.hidden = here.length === 0 && others.length === 0 && started.length === 0;
       var auth = box.querySelector("[data-outbox-auth]");
       if (auth) auth.hidden = !here.some(function (entry) { return entry.state === "auth"; });
+      if (!form) return;
       // The next hand typed here comes after the waiting ones.
       var number = form.querySelector("[name=number]");
       var ahead = here.filter(function (entry) { return entry.state !== "conflict"; });
@@ -161,6 +185,79 @@
       showTurn(box, number, ahead.length > 0);
       return scoreWaiting(box, ahead, number);
     });
+  }
+
+  // The header's badge: without signal, and how many hands wait, which leads to the list of
+  // every one of them (outbox.html), across matches.
+  function showBadge(badge, count) {
+    var offline = navigator.onLine ? "" : badge.dataset.textOffline;
+    badge.textContent = offline;
+    if (count) {
+      var said = format(badge.dataset.textWaiting, { count: count });
+      if (offline) badge.appendChild(document.createTextNode(" · "));
+      var href = badge.dataset.href;
+      if (href && window.location.pathname !== href) {
+        var link = element("a", "net-badge-link", said);
+        link.href = href;
+        badge.appendChild(link);
+      } else {
+        badge.appendChild(document.createTextNode(said));
+      }
+    }
+    badge.hidden = !offline && !count;
+    badge.classList.toggle("is-offline", !navigator.onLine);
+  }
+
+  // The list of every entry of this account (outbox.html): by match, in the order they were
+  // saved, each match's board a tap away; each entry with what can still be done with it here.
+  function listAll(box, own, others) {
+    var list = box.querySelector("[data-outbox-list]");
+    list.textContent = "";
+    var groups = [], byKey = {};
+    own.sort(function (a, b) { return a.created - b.created; }).forEach(function (entry) {
+      var key = isMatch(entry) ? LOCAL + entry.id : entry.match;
+      if (!byKey[key]) { byKey[key] = { key: key, entries: [] }; groups.push(byKey[key]); }
+      byKey[key].entries.push(entry);
+    });
+    groups.forEach(function (group) {
+      var item = element("li", "outbox-group");
+      var heading = element("h3", "outbox-match");
+      var first = group.entries[0];
+      var link = element("a", "", titleOf(box, group.entries));
+      link.href = group.key.indexOf(LOCAL) === 0
+        ? document.body.dataset.localBoard + "#" + group.key.slice(LOCAL.length)
+        : first.action.replace(/hands\/sync\/$/, "");
+      heading.appendChild(link);
+      item.appendChild(heading);
+      var rows = element("ol", "outbox-list");
+      group.entries.forEach(function (entry) {
+        rows.appendChild(isMatch(entry) ? matchRow(box, entry) : row(box, entry, true));
+      });
+      item.appendChild(rows);
+      list.appendChild(item);
+    });
+    box.hidden = !own.length && !others.length;
+    var empty = document.querySelector("[data-outbox-empty]");
+    if (empty) empty.hidden = !box.hidden;
+    var auth = box.querySelector("[data-outbox-auth]");
+    if (auth) auth.hidden = !own.some(function (entry) { return entry.state === "auth"; });
+  }
+  // A match as its entries name it: its sides (as the board said when the hand was saved), or
+  // its number; a match started here, its game and sides.
+  function titleOf(box, entries) {
+    var started = entries.filter(isMatch)[0];
+    if (started && started.board) return (started.game ? started.game + " · " : "") + started.board.sides.join(" – ");
+    var named = entries.filter(function (entry) { return entry.title; })[0];
+    if (named) return named.title;
+    var pk = /\/matches\/(\d+)\//.exec(entries[0].action || "");
+    return pk ? format(box.dataset.matchName, { number: pk[1] }) : box.dataset.startedHere;
+  }
+  // What the board says of its match, kept with a hand saved on it (the list names the match).
+  function boardTitle() {
+    var match = readJson("board-offline-match");
+    var heading = document.querySelector(".match-title");
+    var game = heading ? (heading.dataset.game || heading.firstChild.textContent || "").trim() : "";
+    return match ? (game ? game + " · " : "") + match.sides.join(" – ") : "";
   }
 
   // With hands waiting, the board's turn is the next hand typed here; who deals it and who leads
@@ -589,14 +686,19 @@
       : format(box.dataset.reasonError, { status: entry.status || "?" });
   }
 
-  function row(box, entry) {
+  // A waiting hand's row; `away`: not on its match's open board (the list of every entry, a
+  // finished board), where its counts cannot go back into a form.
+  function row(box, entry, away) {
     var item = document.createElement("li");
     item.className = "outbox-hand outbox-" + entry.state;
     var title = document.createElement("p");
     title.className = "outbox-title";
-    var states = { waiting: box.dataset.waiting, auth: box.dataset.waiting, conflict: box.dataset.conflict, invalid: box.dataset.invalid, failed: box.dataset.failed };
+    var states = { waiting: box.dataset.waiting, auth: box.dataset.waiting, conflict: entry.next ? box.dataset.conflict : box.dataset.conflictOver, invalid: box.dataset.invalid, failed: box.dataset.failed };
     title.textContent = format(states[entry.state] || box.dataset.waiting, { number: entry.number, next: entry.next });
     item.appendChild(title);
+    // Another phone's hand under this number beside this one: the same hand typed twice, or
+    // the next one.
+    if (entry.state === "conflict" && entry.saved && entry.mine) item.appendChild(versions(box, entry));
     if (entry.state === "failed") {
       item.appendChild(element("p", "outbox-reason", failure(box, entry)));
     }
@@ -628,7 +730,8 @@
       // discarded, the later ones moving up a number.
       var undo = document.createElement("div");
       undo.className = "actions";
-      if (entry.last) undo.appendChild(button(box.dataset.undo, "", function () { takeBack(entry); }));
+      if (away) undo.appendChild(boardLink(box, entry));
+      else if (entry.last) undo.appendChild(button(box.dataset.undo, "", function () { takeBack(entry); }));
       else undo.appendChild(button(box.dataset.fix, "", function () { fixInPlace(box, entry); }));
       undo.appendChild(button(box.dataset.discard, "danger", function () { discardWaiting(entry); }));
       item.appendChild(undo);
@@ -641,6 +744,7 @@
     if (entry.state === "conflict" && entry.next) {
       actions.appendChild(button(format(box.dataset.keep, { next: entry.next }), "", function () {
         entry.number = entry.next; entry.state = "waiting"; entry.next = null;
+        entry.saved = entry.mine = null;
         keep(entry).then(sendOutbox);
       }));
     }
@@ -650,9 +754,57 @@
         keep(entry).then(sendOutbox);
       }));
     }
-    actions.appendChild(button(box.dataset.discard, "danger", function () { forget(entry.id).then(render); }));
+    var discard = entry.state === "conflict" ? box.dataset.discardMine : box.dataset.discard;
+    actions.appendChild(button(discard, "danger", function () { forget(entry.id).then(render); }));
     item.appendChild(actions);
     return item;
+  }
+
+  // The board of a waiting hand's match, from the list of every entry.
+  function boardLink(box, entry) {
+    var link = element("a", "button secondary", box.dataset.openBoard);
+    link.href = entry.match.indexOf(LOCAL) === 0
+      ? document.body.dataset.localBoard + "#" + entry.match.slice(LOCAL.length)
+      : entry.action.replace(/hands\/sync\/$/, "");
+    return link;
+  }
+
+  // The hand saved under this number beside this one's counts: a table per side, a row per
+  // count, a count that differs in bold, as the server's 409 page shows them
+  // (_hand_versions.html).
+  function versions(box, entry) {
+    var wrap = element("div", "clash-versions");
+    entry.mine.forEach(function (mine, side) {
+      var saved = entry.saved[side];
+      if (!saved) return;
+      var table = element("table", "breakdown clash-side");
+      table.appendChild(element("caption", "", mine.name));
+      var head = element("thead");
+      var titles = element("tr");
+      titles.appendChild(element("td"));
+      [[format(box.dataset.savedAs, { number: entry.number }), "clash-saved"], [box.dataset.yours, "clash-mine"]].forEach(function (title) {
+        var cell = element("th", title[1], title[0]);
+        cell.setAttribute("scope", "col");
+        titles.appendChild(cell);
+      });
+      head.appendChild(titles);
+      table.appendChild(head);
+      var body = element("tbody");
+      function taken(counts) { return (counts.taken || []).join(", ") || "–"; }
+      [[box.dataset.cards, saved.cards, mine.cards], [box.dataset.spades, saved.spades, mine.spades],
+        [box.dataset.special, taken(saved), taken(mine)], [box.dataset.sweeps, saved.sweeps, mine.sweeps]].forEach(function (line) {
+        var tr = element("tr");
+        var label = element("th", "", line[0]);
+        label.setAttribute("scope", "row");
+        tr.appendChild(label);
+        tr.appendChild(element("td", "", String(line[1])));
+        tr.appendChild(element("td", String(line[1]) === String(line[2]) ? "" : "differs", String(line[2])));
+        body.appendChild(tr);
+      });
+      table.appendChild(body);
+      wrap.appendChild(table);
+    });
+    return wrap;
   }
 
   // A match started here without signal, above its hands: waiting, or what the server said of it,
@@ -707,7 +859,7 @@
     var number = Number(form.querySelector("[name=number]").value);
     var entry = {
       id: newId(), account: account(), match: form.dataset.draft, action: form.dataset.sync,
-      number: number, fields: fields, created: Date.now(), state: "waiting",
+      number: number, fields: fields, created: Date.now(), state: "waiting", title: boardTitle(),
     };
     var fixing = form.dataset.fixing;
     app.noteSaved();
@@ -877,6 +1029,8 @@
       if ((response.status === 409 && state === "conflict") || (response.status === 400 && state === "invalid")) {
         entry.state = state;
         entry.next = answer.next || null;
+        entry.saved = answer.saved || null;  // a conflict: the hand saved, beside this one
+        entry.mine = answer.mine || null;
         entry.errors = answer.errors || [];
         return keep(entry).then(function () { return "next"; });
       }

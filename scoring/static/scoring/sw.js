@@ -13,9 +13,9 @@
 
 const STATIC_CACHE = "casino-static-" + RELEASE;
 const PAGES_CACHE = "casino-pages-";  // + the account's id
-// The pages worth keeping: the match list, a match's scoreboard, the new-match form and the board
-// of a match started without signal (local.js).
-const KEPT = /^\/matches\/(\d+\/|new\/|offline\/)?$/;
+// The pages worth keeping: the match list, a match's scoreboard, the new-match form, the board
+// of a match started without signal (local.js) and the list of what waits (outbox.js).
+const KEPT = /^\/matches\/(\d+\/|new\/|offline\/|waiting\/)?$/;
 // Whose page it is: the signed-in account, named on <body>; a page for no one is not kept.
 const ACCOUNT = /<body\b[^>]*\sdata-account="(\d+)"/;
 
