@@ -44,6 +44,7 @@ from django.contrib.auth import get_user_model
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.db import transaction
 from django.test import Client
+from django.utils.html import escape
 from helpers import HX, app_url
 from hypothesis import HealthCheck, Phase, settings
 from hypothesis import strategies as st
@@ -151,6 +152,7 @@ def _spoiled(tallies: list[rules.Tally]) -> list[rules.Tally]:
 
 
 TOTAL = re.compile(r'data-total="(\d)">(-?\d+)<')
+WINNER = re.compile(r'class="total-card side-(\d)[^"]* winner')
 
 
 class Evening(RuleBasedStateMachine):
@@ -960,6 +962,16 @@ class Evening(RuleBasedStateMachine):
                 hand_index=len(expected.hands),
             )
             assert f"Hand {turn.hand_number}" in page
+            dealer = self._seat_names(expected.pk)[turn.dealer_seat]
+            assert f"</span> <strong>{escape(dealer)}</strong>" in page, "the next dealer"
+        winners = {int(side) for side in WINNER.findall(page)}
+        won = score.status is rules.Status.WON and not expected.abandoned
+        assert winners == ({score.winner} if won else set()), (winners, score.winner)
+
+    @staticmethod
+    def _seat_names(pk: int) -> list[str]:
+        seats = Seat.objects.filter(match_id=pk).order_by("seat")
+        return list(seats.values_list("player__name", flat=True))
 
     def teardown(self) -> None:
         try:
