@@ -389,7 +389,8 @@
       var outcome = score.outcome;
       // A kind the words do not have yet says no reason rather than a wrong one ("time" is not
       // "reached"): only the final score.
-      var phrase = said.outcome[outcome.kind] || (outcome.kind === "time" ? "" : said.outcome.reached);
+      var phrase = said.outcome[outcome.kind + ":" + outcome.category] || said.outcome[outcome.kind] ||
+        (outcome.kind === "time" ? "" : said.outcome.reached);
       var result = element("section", "result");
       result.setAttribute("role", "status");
       result.appendChild(element("h2", "", words(said.wins, { name: winner })));
