@@ -156,7 +156,7 @@ def offline_phrases() -> dict[str, Any]:
     placeholders, so an offline board reads like an online one."""
     return {
         "winner": _("winner"),
-        "leads": _("leads"),
+        "ahead": _("ahead"),
         "condition": _("At %(total)d: wins only by taking %(what)s."),
         "taken": {key: str(value) for key, value in CATEGORY_TAKEN.items()},
         # By kind, or "kind:category" for one of its own (outbox.js tries that first).
@@ -166,7 +166,11 @@ def offline_phrases() -> dict[str, Any]:
         },
         # An endgame condition is met this many points short of the target (outcome_text).
         "condition_short": {**CONDITION_SHORT, "": 1},
-        "wins": _("%(name)s wins!"),
+        # By the number of players on the winning side: a team takes the plural.
+        "wins": {
+            players: ngettext("%(name)s wins!", "%(name)s win!", players)
+            for players in sorted({size for _sides, size in rules.TABLES})
+        },
         "final": _("Final score:"),
         "tied": _(
             "Tied at %(total)s: play another hand. The first hand after which one side alone "
@@ -174,7 +178,7 @@ def offline_phrases() -> dict[str, Any]:
         ),
         "hand": _("Hand %(number)s"),
         "deals_label": _("Deals:"),
-        "leads_label": _("Leads:"),
+        "plays_first_label": _("Plays first:"),
         "deals": {
             count: ngettext(
                 "%(deals)s deal of 4 cards each", "%(deals)s deals of 4 cards each", count
