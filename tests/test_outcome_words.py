@@ -333,3 +333,22 @@ def test_the_save_that_wins_by_the_pegged_step_answers_with_its_words(
     match.refresh_from_db()
     assert (match.outcome_kind, match.outcome_category) == ("count-out", "pegged")
     assert "Counting out, Ana reached 61 first (with the pegged points" in response.content.decode()
+
+
+@pytest.mark.django_db
+def test_swedish_equal_totals_decided_by_spades_say_so_on_the_board(user: Any, client: Any) -> None:
+    circle = user.personal_circle
+    ana, ben = (services.player_create(circle=circle, name=name) for name in ("Ana", "Ben"))
+    match = services.match_start(
+        circle=circle, rules=Rules.make("swedish"), sides=[[ana], [ben]], start_totals=[12, 9]
+    )
+    # Ana: most cards 1, 10♦ 2, last capture 1 -> 16. Ben: most spades 2, 2♠ 1, four aces -> 16.
+    hand = (tally(30, 4, big=True, last=True), tally(22, 9, little=True, aces="SCHD"))
+    services.hand_record(match=match, number=1, tallies=hand)
+    client.force_login(user)
+    body = client.get(reverse("scoring:match", args=[match.pk])).content.decode()
+    assert "Ben wins!" in body
+    assert (
+        "Several sides reached 16 and share the highest total, 16: Ben took more spades in this "
+        "hand, which decides."
+    ) in body
