@@ -375,7 +375,7 @@
       var card = element("div", "total-card side-" + side + (won ? " winner" : side === leader ? " leader" : ""));
       card.appendChild(element("span", "side-name", name));
       if (won) card.appendChild(element("span", "badge", "★ " + said.winner));
-      else if (side === leader) card.appendChild(element("span", "badge", "▲ " + said.ahead));
+      else if (side === leader) card.appendChild(element("span", "badge", "▲ " + (said.ahead || said.leads)));
       var total = element("span", "side-total", String(score.totals[side]));
       total.setAttribute("data-total", String(side));
       card.appendChild(total);
@@ -393,8 +393,11 @@
         (outcome.kind === "time" ? "" : said.outcome.reached);
       var result = element("section", "result");
       result.setAttribute("role", "status");
-      var players = match.seats.length / match.sides.length;  // a team takes the plural
-      result.appendChild(element("h2", "", words(said.wins[players] || said.wins[1], { name: winner })));
+      // A team takes the plural (said.wins by players per side; one string on a page kept from
+      // before there were forms).
+      var players = match.seats.length / match.sides.length;
+      var wins = typeof said.wins === "string" ? said.wins : said.wins[players] || said.wins[1];
+      result.appendChild(element("h2", "", words(wins, { name: winner })));
       var why = phrase ? words(phrase, {
         name: winner, what: said.taken[outcome.category] || "", target: rules.target, total: score.totals[score.winner],
         before: rules.target - (said.condition_short[outcome.category] || said.condition_short[""]),
@@ -451,7 +454,7 @@
         cell.appendChild(element("b", "run-total", String(total)));
         if (side === leader || side === won) {
           var mark = element("span", "lead-mark", side === won ? " ★" : " ▲");
-          mark.appendChild(element("span", "visually-hidden", " " + (side === won ? said.winner : said.ahead)));
+          mark.appendChild(element("span", "visually-hidden", " " + (side === won ? said.winner : said.ahead || said.leads)));
           cell.appendChild(mark);
         }
         row.appendChild(cell);
@@ -482,7 +485,7 @@
     line.appendChild(document.createTextNode(" "));
     line.appendChild(element("strong", "", match.seats[next.dealer_seat]));
     line.appendChild(document.createTextNode(" · "));
-    line.appendChild(element("span", "role", said.plays_first_label));
+    line.appendChild(element("span", "role", said.plays_first_label || said.leads_label));
     line.appendChild(document.createTextNode(" "));
     line.appendChild(element("strong", "", match.seats[next.leader_seat]));
     turn.appendChild(line);
