@@ -111,6 +111,14 @@ def test_the_engine_names_each_tie_break() -> None:
     assert outcome == rules.Outcome("conditions", 0, "cards", 21)
 
 
+def test_every_outcome_fits_the_columns_it_is_stored_in() -> None:
+    kind_column = Match._meta.get_field("outcome_kind").max_length
+    category_column = Match._meta.get_field("outcome_category").max_length
+    assert kind_column and max(len(kind) for kind in rules.OUTCOME_KINDS) <= kind_column
+    categories = {category or "" for _rules, _kind, category in DECIDED}
+    assert category_column and max(len(category) for category in categories) <= category_column
+
+
 @pytest.mark.parametrize("code", LANGUAGES)
 def test_every_outcome_has_its_sentence_in_every_language(code: str) -> None:
     offline = {}
