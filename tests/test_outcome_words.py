@@ -340,7 +340,14 @@ def test_the_save_that_wins_by_the_pegged_step_answers_with_its_words(
     assert response.status_code == 200, response.content.decode()[:500]
     match.refresh_from_db()
     assert (match.outcome_kind, match.outcome_category) == ("count-out", "pegged")
-    assert "Counting out, Ana reached 61 first (with the pegged points" in response.content.decode()
+    said = "Counting out, Ana reached 61 first (with the pegged points"
+    assert said in response.content.decode()
+    # The same save sent again (a phone that did not hear the answer) gets the board too.
+    again = client.post(
+        reverse("scoring:hand-create", args=[match.pk]), fields, headers={"HX-Request": "true"}
+    )
+    assert again.status_code == 200 and said in again.content.decode()
+    assert match.hands.count() == 1
 
 
 @pytest.mark.django_db
