@@ -339,25 +339,42 @@ class Breakdown(NamedTuple):
 class Outcome(NamedTuple):
     """Why the match ended (or is tied) after a hand.
 
-    kind is one of:
+    kind is one of (OUTCOME_KINDS; `outcomes` lists the (kind, category) pairs a game can give):
     - "reached": the only side to reach the target;
     - "highest": several reached it, this side had the highest total;
     - "count-out": several reached it, this side got there first counting in COUNT_OUT_ORDER
       (`category` says at which step; for Finnish and Spade Casino a step of several categories
       is named by "point_cards" or "pegged");
+    - "same-step": counting out, several reached it at the same step (`category`, as for
+      "count-out"), and this side had the highest total of them;
     - "condition": Dominican near-target rule met (`category` is what it had to take);
+    - "conditions": several sides met their Dominican condition; this side's (`category`) comes
+      first in COUNT_OUT_ORDER;
     - "tied": several sides share the top total at or past the target (side is None);
     - "time": an event rule, not a game rule (RULES.md, "Time in a club-night round"): time was
       called in a timed round, and after the hand in progress (or a later one) this side alone
       held the highest total without the game's own rules having ended the match in that hand.
     Swedish Kasino: "highest" with category "spades" when equal top totals were decided by the
-    spades taken in that hand.
+    spades taken in that hand (also when they reached the target at the same count-out step).
     """
 
     kind: str
     side: int | None
     category: str | None = None
     total: int | None = None
+
+
+# Every kind of Outcome (the words of the board have a sentence for each).
+OUTCOME_KINDS = (
+    "reached",
+    "highest",
+    "count-out",
+    "same-step",
+    "condition",
+    "conditions",
+    "tied",
+    "time",
+)
 
 
 class HandScore(NamedTuple):
@@ -413,17 +430,15 @@ def endgame_condition(rules: Rules, total_before: int) -> str | None:
     At target-3 a side needs most cards, at target-2 the big casino, at target-1 the little
     casino (or most spades with twenty_needs="most-spades"). RULES.md §6.
     """
-    start = rules.endgame_from
-    if start is None:
-        return None
-    short = rules.target - total_before
-    if short == 3:
-        return "cards"
-    if short == 2:
-        return "big_casino"
-    if short == 1:
-        return "spades" if rules.twenty_needs is TwentyNeeds.MOST_SPADES else "little_casino"
-    return None
+    return _endgame_conditions(rules).get(rules.target - total_before)
+
+
+def _endgame_conditions(rules: Rules) -> dict[int, str]:
+    """The Dominican conditions by how many points short of the target they apply ({}: none)."""
+    if rules.endgame_from is None:
+        return {}
+    twenty = "spades" if rules.twenty_needs is TwentyNeeds.MOST_SPADES else "little_casino"
+    return {3: "cards", 2: "big_casino", 1: twenty}
 
 
 def _net_sweeps(rules: Rules, tallies: Sequence[Tally], before: Sequence[int]) -> list[int]:
@@ -568,7 +583,10 @@ def _count_out(
         if len(reached) == 1:
             return Outcome("count-out", reached[0], step, totals[reached[0]])
         if reached:
-            return _highest(rules, tallies, totals, reached)
+            outcome = _highest(rules, tallies, totals, reached)
+            if outcome.kind == "highest" and outcome.category is None:
+                return Outcome("same-step", outcome.side, step, outcome.total)
+            return outcome
     return _highest(rules, tallies, totals, candidates)
 
 
@@ -654,7 +672,8 @@ def _endgame_outcome(
     if not met:
         return None
     category_rank, side = min(met)
-    return Outcome("condition", side, COUNT_OUT_ORDER[category_rank], totals[side])
+    kind = "conditions" if len(met) > 1 else "condition"
+    return Outcome(kind, side, COUNT_OUT_ORDER[category_rank], totals[side])
 
 
 def _target_outcome(
@@ -676,6 +695,27 @@ def _target_outcome(
     if tied_before or rules.several_reach is SeveralReach.HIGHEST:
         return _highest(rules, tallies, totals, reached)
     return _count_out(rules, tallies, breakdown, before, totals, reached)
+
+
+def outcomes(rules: Rules) -> frozenset[tuple[str, str | None]]:
+    """Every (kind, category) of an Outcome `score_hand` can give under `rules` (see Outcome),
+    read from the same steps and conditions the scoring uses: what a page must have words for."""
+    given: set[tuple[str, str | None]] = {
+        ("reached", None),
+        ("highest", None),  # the highest policy, and always after a tied hand
+        ("tied", None),
+        ("time", None),
+    }
+    if rules.variant is Variant.SWEDISH:
+        given.add(("highest", "spades"))
+    if rules.several_reach is SeveralReach.COUNT_OUT:
+        for step, _categories in _count_out_steps(rules.variant):
+            given |= {("count-out", step), ("same-step", step)}
+    conditions = sorted(_endgame_conditions(rules).values(), key=COUNT_OUT_ORDER.index)
+    given |= {("condition", condition) for condition in conditions}
+    # Several met: the first in the count-out order wins, so never the last condition.
+    given |= {("conditions", condition) for condition in conditions[:-1]}
+    return frozenset(given)
 
 
 class MatchOverError(ValueError):

@@ -4,7 +4,7 @@ arithmetic in templates."""
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from functools import cached_property
 from typing import Any
@@ -69,6 +69,8 @@ class HandRow:
     dealer: str
     tallies: list[Tally]
     is_last: bool
+    # The side that won the match in this hand (the deciding hand's row), else None.
+    winner: int | None = field(default=None, kw_only=True)
 
     @property
     def has_last_capture(self) -> bool:
@@ -83,12 +85,21 @@ class HandRow:
     @property
     def cache_key(self) -> str:
         """What the hand's row of the score sheet shows: its number and each side's points and
-        total after it (a row rendered once is kept until an edit changes these)."""
-        return f"{self.number}:" + "|".join(f"{t.points}/{t.total_after}" for t in self.tallies)
+        total after it, and the winner it decided (a row rendered once is kept until an edit or
+        an Undo changes these)."""
+        return (
+            f"{self.number}:"
+            + "|".join(f"{t.points}/{t.total_after}" for t in self.tallies)
+            + ("" if self.winner is None else f":won{self.winner}")
+        )
 
     @property
     def leader(self) -> int | None:
-        """The side alone highest after this hand (None when two share the top)."""
+        """The side alone highest after this hand (None when two share the top), marked ahead;
+        none on the hand that decided the match, which marks its winner instead: a count-out
+        or a Dominican condition can be won with the lower total."""
+        if self.winner is not None:
+            return None
         return lone_top([tally.total_after for tally in self.tallies])
 
 
@@ -288,6 +299,7 @@ class Board:
                 self.seat_names[hand_tallies[0].hand.dealer_seat],
                 hand_tallies,
                 number == match.hand_count,
+                winner=self._deciding_winner(number),
             )
             for number, hand_tallies in by_hand.items()
         ]
@@ -298,8 +310,21 @@ class Board:
         if self._last_tallies:
             dealer = self._last_tallies[0].hand.dealer_seat
             number = self.match.hand_count
-            return HandRow(number, self.seat_names[dealer], self._last_tallies, True)
+            return HandRow(
+                number,
+                self.seat_names[dealer],
+                self._last_tallies,
+                True,
+                winner=self._deciding_winner(number),
+            )
         return self.hands[-1] if self.hands else None
+
+    def _deciding_winner(self, number: int) -> int | None:
+        """The winner's position if hand `number` decided the match (the last of a won one)."""
+        match = self.match
+        if match.status == Match.Status.WON and number == match.hand_count:
+            return match.winner_position
+        return None
 
     @property
     def running_totals(self) -> list[list[int]]:

@@ -766,7 +766,7 @@ def test_a_dominican_endgame_holds_a_side_at_20_then_decides_by_the_count_out_or
     assert got == {
         "before": ["little_casino", None],
         "one": [[8, 3], [20, 18], ["little_casino", "cards"]],
-        "outcome": {"kind": "condition", "side": 1, "category": "cards", "total": 26},
+        "outcome": {"kind": "conditions", "side": 1, "category": "cards", "total": 26},
         "winner": 1,
         "conditions": None,
         "over": ["MatchOverError", 2, True],

@@ -202,7 +202,11 @@ def test_the_words_for_the_offline_board_are_the_readers_language(user_client, c
     body = user_client.get(casino_match.get_absolute_url(), headers={"accept-language": "es"})
     words = _script(body.content.decode(), "board-offline-words")
     with translation.override("es"):
-        assert words["wins"] == translation.gettext("%(name)s wins!") != "%(name)s wins!"
+        one = translation.ngettext("%(name)s wins!", "%(name)s win!", 1)
+        assert words["wins"]["1"] == one != "%(name)s wins!"
+        # A team takes the plural.
+        assert words["wins"]["2"] == translation.ngettext("%(name)s wins!", "%(name)s win!", 2)
+        assert words["wins"]["2"] != one
         assert words["deals"]["3"].startswith("3 ")
 
 

@@ -574,7 +574,7 @@ def test_finnish_two_sides_crossing_at_the_same_step_higher_final_total_wins() -
     # "point_cards": finals A 16 + 1 = 17, B 20 + 2 = 22: B.
     result = score(FINNISH, FINNISH_COUNT_OUT, (15, 14))
     assert result.totals == (17, 22)
-    assert result.outcome == Outcome("highest", 1, None, 22)
+    assert result.outcome == Outcome("same-step", 1, "point_cards", 22)
 
 
 def test_finnish_two_sides_crossing_at_the_same_step_with_equal_totals_is_tied() -> None:
@@ -706,7 +706,7 @@ def test_spade_several_reach_in_the_pegged_step_higher_final_total_wins() -> Non
     # Before (50, 55): A pegs to 62; B pegs to 64, then 67 with cards. B.
     result = score(SPADE, SPADE_COUNT_OUT, (50, 55))
     assert result.totals == (62, 67)
-    assert result.outcome == Outcome("highest", 1, None, 67)
+    assert result.outcome == Outcome("same-step", 1, "pegged", 67)
 
 
 def test_spade_several_reach_in_the_pegged_step_with_equal_totals_is_tied() -> None:

@@ -19,7 +19,7 @@ def _totals(match):
 def test_scoreboard_shows_totals_dealer_leader_and_deals(user_client, casino_match):
     body = user_client.get(app_url("match", casino_match)).content.decode()
     assert "Deals:</span> <strong>Ana</strong>" in body
-    assert "Leads:</span> <strong>Ben</strong>" in body
+    assert "Plays first:</span> <strong>Ben</strong>" in body
     assert "6 deals of 4 cards each" in body and "last" in body
     assert 'name="cards_0"' in body
 

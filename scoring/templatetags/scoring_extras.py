@@ -21,6 +21,10 @@ CATEGORY_TAKEN = {
     # "the big casino (10♦)", "the ace of spades", ... (marked for translation in rules)
     **{card.category: gettext_lazy(card.taken) for card in rules.SPECIAL_CARDS},
     "sweeps": gettext_lazy("sweeps"),
+    "last_capture": gettext_lazy("the last capture"),
+    # The count-out steps of several categories (Finnish Kasino, Spade Casino).
+    "point_cards": gettext_lazy("the point cards (aces, 10♦ and 2♠)"),
+    "pegged": gettext_lazy("the pegged points (all but most cards)"),
 }
 # A special card's symbol by its Tally field or ace letter: "big_casino" → "10♦", "S" → "A♠".
 CARD_SYMBOLS = {card.category: card.symbol for card in rules.CARDS.values()}
@@ -28,6 +32,41 @@ CARD_SYMBOLS = {card.category: card.symbol for card in rules.CARDS.values()}
 
 # How far short of the target an endgame condition applies (the rest: 1 point).
 CONDITION_SHORT = {"cards": 3, "big_casino": 2}
+
+# Why a match was won, one sentence for each kind of rules.Outcome (rules.OUTCOME_KINDS; "tied"
+# has no winner), or for a (kind, category) that needs its own. The one place these words are:
+# the board, the share page and the phone's offline board (offline_phrases) all take them from
+# here, and tests/test_outcome_words.py checks them against rules.outcomes for every game.
+# Placeholders: name (the winner), total (its total), target, what (CATEGORY_TAKEN[category]),
+# before (the total a Dominican condition applies at).
+OUTCOME_SENTENCES: dict[str | tuple[str, str], Any] = {
+    "reached": gettext_lazy("%(name)s reached %(target)d, with %(total)d."),
+    "highest": gettext_lazy("Several sides reached %(target)d; %(name)s has the highest total."),
+    ("highest", "spades"): gettext_lazy(
+        "Several sides reached %(target)d and share the highest total, %(total)d: %(name)s took "
+        "more spades in this hand, which decides."
+    ),
+    "count-out": gettext_lazy("Counting out, %(name)s reached %(target)d first (with %(what)s)."),
+    "same-step": gettext_lazy(
+        "Counting out, several sides reached %(target)d at the same step (with %(what)s): "
+        "%(name)s has the highest total, %(total)d."
+    ),
+    "condition": gettext_lazy("%(name)s took %(what)s at %(before)d and wins automatically."),
+    "conditions": gettext_lazy(
+        "Several sides met their condition: %(name)s took %(what)s at %(before)d, which comes "
+        "first in the count-out order, and wins."
+    ),
+    "time": gettext_lazy(
+        "Time was called: %(name)s was ahead after the last hand, with %(total)d."
+    ),
+}
+
+
+def outcome_sentence(kind: str, category: str | None) -> Any:
+    """The sentence (untranslated, lazy) for an outcome; KeyError for one that has none."""
+    if category and (kind, category) in OUTCOME_SENTENCES:
+        return OUTCOME_SENTENCES[(kind, category)]
+    return OUTCOME_SENTENCES[kind]
 
 
 @register.simple_tag
@@ -58,33 +97,13 @@ def condition_text(condition: str, total: int) -> str:
 
 @register.simple_tag
 def outcome_text(kind: str, category: str, name: str, total: int, target: int) -> str:
-    """Why the match was won, in one sentence."""
-    if kind == "condition":
-        return _("%(name)s took %(what)s at %(before)d and wins automatically.") % {
-            "name": name,
-            "what": CATEGORY_TAKEN[category],
-            "before": target - CONDITION_SHORT.get(category, 1),
-        }
-    if kind == "count-out":
-        return _("Counting out, %(name)s reached %(target)d first (with %(what)s).") % {
-            "name": name,
-            "target": target,
-            "what": CATEGORY_TAKEN[category],
-        }
-    if kind == "time":
-        return _("Time was called: %(name)s was ahead after the last hand, with %(total)d.") % {
-            "name": name,
-            "total": total,
-        }
-    if kind == "highest":
-        return _("Several sides reached %(target)d; %(name)s has the highest total.") % {
-            "name": name,
-            "target": target,
-        }
-    return _("%(name)s reached %(target)d, with %(total)d.") % {
+    """Why the match was won, in one sentence (OUTCOME_SENTENCES)."""
+    return str(outcome_sentence(kind, category)) % {
         "name": name,
         "target": target,
         "total": total,
+        "what": CATEGORY_TAKEN[category] if category else "",
+        "before": target - CONDITION_SHORT.get(category, 1),
     }
 
 
@@ -137,19 +156,21 @@ def offline_phrases() -> dict[str, Any]:
     placeholders, so an offline board reads like an online one."""
     return {
         "winner": _("winner"),
-        "leads": _("leads"),
+        "ahead": _("ahead"),
         "condition": _("At %(total)d: wins only by taking %(what)s."),
         "taken": {key: str(value) for key, value in CATEGORY_TAKEN.items()},
+        # By kind, or "kind:category" for one of its own (outbox.js tries that first).
         "outcome": {
-            "condition": _("%(name)s took %(what)s at %(before)d and wins automatically."),
-            "count-out": _("Counting out, %(name)s reached %(target)d first (with %(what)s)."),
-            "highest": _("Several sides reached %(target)d; %(name)s has the highest total."),
-            "reached": _("%(name)s reached %(target)d, with %(total)d."),
-            "time": _("Time was called: %(name)s was ahead after the last hand, with %(total)d."),
+            key if isinstance(key, str) else ":".join(key): str(sentence)
+            for key, sentence in OUTCOME_SENTENCES.items()
         },
         # An endgame condition is met this many points short of the target (outcome_text).
         "condition_short": {**CONDITION_SHORT, "": 1},
-        "wins": _("%(name)s wins!"),
+        # By the number of players on the winning side: a team takes the plural.
+        "wins": {
+            players: ngettext("%(name)s wins!", "%(name)s win!", players)
+            for players in sorted({size for _sides, size in rules.TABLES})
+        },
         "final": _("Final score:"),
         "tied": _(
             "Tied at %(total)s: play another hand. The first hand after which one side alone "
@@ -157,7 +178,7 @@ def offline_phrases() -> dict[str, Any]:
         ),
         "hand": _("Hand %(number)s"),
         "deals_label": _("Deals:"),
-        "leads_label": _("Leads:"),
+        "plays_first_label": _("Plays first:"),
         "deals": {
             count: ngettext(
                 "%(deals)s deal of 4 cards each", "%(deals)s deals of 4 cards each", count

@@ -163,7 +163,9 @@ def test_with_hands_waiting_the_turn_is_the_next_hand_and_claims_no_dealer(
     # Two hands waiting: the turn is hand 3, and who deals it is not claimed before the server
     # has scored the two.
     expect(turn.locator(".turn-hand")).to_have_text("Hand 3")
-    expect(turn).to_contain_text("Who deals and leads shows once the waiting hands are sent.")
+    expect(turn).to_contain_text(
+        "Who deals and who plays first shows once the waiting hands are sent."
+    )
     expect(turn).not_to_contain_text("Deals:", use_inner_text=True)
     _back_online(page)
     expect(page.locator("[data-outbox]")).to_be_hidden()

@@ -12,7 +12,7 @@ def test_two_teams_of_two_record_a_hand(page, log_in, start_match, enter_hand):
 
     expect(page.locator(".total-card .side-name")).to_have_text(["Ana & Cy", "Ben & Dee"])
     expect(page.locator(".counts th.who")).to_have_text(["Ana & Cy", "Ben & Dee"])
-    expect(page.locator(".turn")).to_contain_text("Deals: Ana · Leads: Ben")
+    expect(page.locator(".turn")).to_contain_text("Deals: Ana · Plays first: Ben")
     expect(page.locator(".turn")).to_contain_text("3 deals of 4 cards each")
 
     # Ana & Cy: cards 3, spades 1, big casino 2, ace of spades 1 = 7;

@@ -203,5 +203,5 @@ def test_the_board_in_light_and_dark(
     assert (background == "rgb(18, 20, 18)") == (scheme == "dark"), background
     # The latest hand is highlighted, and the side in the lead marked in words as well.
     expect(page.locator("#hands > tr").last.locator(".lead-mark")).to_be_visible()
-    expect(page.locator(".total-card.leader .badge")).to_contain_text("leads")
+    expect(page.locator(".total-card.leader .badge")).to_contain_text("ahead")
     screenshot(page, f"board-{scheme}.png", full_page=False)

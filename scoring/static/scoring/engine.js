@@ -458,7 +458,7 @@
   }
 
   // Why the match ended (or is tied) after a hand: kind "reached", "highest", "count-out",
-  // "condition" or "tied" (side null); see rules.py's Outcome.
+  // "same-step", "condition", "conditions", "time" or "tied" (side null); see rules.py's Outcome.
   class Outcome {
     constructor(kind, side, category, total) {
       this.kind = kind;
@@ -688,7 +688,13 @@
       if (reached.length === 1) {
         return new Outcome("count-out", reached[0], step, totals[reached[0]]);
       }
-      if (reached.length) return highest(rules, tallies, totals, reached);
+      if (reached.length) {
+        const outcome = highest(rules, tallies, totals, reached);
+        if (outcome.kind === "highest" && outcome.category === null) {
+          return new Outcome("same-step", outcome.side, step, outcome.total);
+        }
+        return outcome;
+      }
     }
     return highest(rules, tallies, totals, candidates);
   }
@@ -761,11 +767,13 @@
   // held at target - 1 in `totals`, which this updates.
   function endgameOutcome(rules, breakdown, before, totals) {
     let met = null; // [category rank, side], the least
+    let several = false;
     before.forEach(function (total, side) {
       const condition = endgameCondition(rules, total);
       if (condition === null) return;
       if (conditionMet(condition, breakdown[side])) {
         const candidate = [COUNT_OUT_ORDER.indexOf(condition), side];
+        if (met !== null) several = true;
         if (
           met === null ||
           candidate[0] < met[0] ||
@@ -778,7 +786,8 @@
       }
     });
     if (met === null) return null;
-    return new Outcome("condition", met[1], COUNT_OUT_ORDER[met[0]], totals[met[1]]);
+    const kind = several ? "conditions" : "condition";
+    return new Outcome(kind, met[1], COUNT_OUT_ORDER[met[0]], totals[met[1]]);
   }
 
   // Who reached the target after the hand: the only one, else the highest total or the count-out

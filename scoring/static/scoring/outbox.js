@@ -431,7 +431,7 @@
           tied_before: score.status === E.Status.TIED, pots: score.pots, time_up: last !== null && entry.number >= last,
         });
         score = { totals: hand.totals, status: hand.status, winner: hand.winner, outcome: hand.outcome, pots: hand.pots };
-        scored.push({ entry: entry, points: hand.points, totals: hand.totals });
+        scored.push({ entry: entry, points: hand.points, totals: hand.totals, winner: hand.winner });
       }
       if (!scored.length && !local) { restoreServed(box, number); return; }
       score.conditions = score.status === E.Status.WON ? null
@@ -472,7 +472,7 @@
       var card = element("div", "total-card side-" + side + (won ? " winner" : side === leader ? " leader" : ""));
       card.appendChild(element("span", "side-name", name));
       if (won) card.appendChild(element("span", "badge", "★ " + said.winner));
-      else if (side === leader) card.appendChild(element("span", "badge", "▲ " + said.leads));
+      else if (side === leader) card.appendChild(element("span", "badge", "▲ " + (said.ahead || said.leads)));
       var total = element("span", "side-total", String(score.totals[side]));
       total.setAttribute("data-total", String(side));
       card.appendChild(total);
@@ -486,10 +486,15 @@
       var outcome = score.outcome;
       // A kind the words do not have yet says no reason rather than a wrong one ("time" is not
       // "reached"): only the final score.
-      var phrase = said.outcome[outcome.kind] || (outcome.kind === "time" ? "" : said.outcome.reached);
+      var phrase = said.outcome[outcome.kind + ":" + outcome.category] || said.outcome[outcome.kind] ||
+        (outcome.kind === "time" ? "" : said.outcome.reached);
       var result = element("section", "result");
       result.setAttribute("role", "status");
-      result.appendChild(element("h2", "", words(said.wins, { name: winner })));
+      // A team takes the plural (said.wins by players per side; one string on a page kept from
+      // before there were forms).
+      var players = match.seats.length / match.sides.length;
+      var wins = typeof said.wins === "string" ? said.wins : said.wins[players] || said.wins[1];
+      result.appendChild(element("h2", "", words(wins, { name: winner })));
       var why = phrase ? words(phrase, {
         name: winner, what: said.taken[outcome.category] || "", target: rules.target, total: score.totals[score.winner],
         before: rules.target - (said.condition_short[outcome.category] || said.condition_short[""]),
@@ -521,7 +526,7 @@
 
   // The score sheet lists the waiting hands after the stored ones, as the server's rows
   // (_hand_row.html: the hand's points, the running total, ▲ on the side alone highest after
-  // it), each marked as not sent yet.
+  // it, ★ on the winner of the deciding hand), each marked as not sent yet.
   function showSheet(said, scored) {
     var sheet = keepServed("sheet");
     if (!sheet) return;
@@ -537,15 +542,16 @@
       head.appendChild(element("span", "waiting-mark", said.not_sent));
       row.appendChild(head);
       var top = Math.max.apply(null, done.totals);
-      var leader = done.totals.filter(function (total) { return total === top; }).length === 1 ? done.totals.indexOf(top) : null;
+      var won = done.winner === null || done.winner === undefined ? null : done.winner;
+      var leader = won === null && done.totals.filter(function (total) { return total === top; }).length === 1 ? done.totals.indexOf(top) : null;
       done.totals.forEach(function (total, side) {
-        var cell = element("td", "side-" + side + (side === leader ? " lead" : ""));
+        var cell = element("td", "side-" + side + (side === leader ? " lead" : side === won ? " won" : ""));
         cell.appendChild(element("span", "hand-pts", "+" + done.points[side]));
         cell.appendChild(document.createTextNode(" "));
         cell.appendChild(element("b", "run-total", String(total)));
-        if (side === leader) {
-          var mark = element("span", "lead-mark", " ▲");
-          mark.appendChild(element("span", "visually-hidden", " " + said.leads));
+        if (side === leader || side === won) {
+          var mark = element("span", "lead-mark", side === won ? " ★" : " ▲");
+          mark.appendChild(element("span", "visually-hidden", " " + (side === won ? said.winner : said.ahead || said.leads)));
           cell.appendChild(mark);
         }
         row.appendChild(cell);
@@ -576,7 +582,7 @@
     line.appendChild(document.createTextNode(" "));
     line.appendChild(element("strong", "", match.seats[next.dealer_seat]));
     line.appendChild(document.createTextNode(" · "));
-    line.appendChild(element("span", "role", said.leads_label));
+    line.appendChild(element("span", "role", said.plays_first_label || said.leads_label));
     line.appendChild(document.createTextNode(" "));
     line.appendChild(element("strong", "", match.seats[next.leader_seat]));
     turn.appendChild(line);
