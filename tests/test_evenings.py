@@ -963,7 +963,7 @@ class Evening(RuleBasedStateMachine):
             )
             assert f"Hand {turn.hand_number}" in page
             dealer = self._seat_names(expected.pk)[turn.dealer_seat]
-            assert f"</span> <strong>{escape(dealer)}</strong>" in page, "the next dealer"
+            assert f"Deals:</span> <strong>{escape(dealer)}</strong>" in page, "the next dealer"
         winners = {int(side) for side in WINNER.findall(page)}
         won = score.status is rules.Status.WON and not expected.abandoned
         assert winners == ({score.winner} if won else set()), (winners, score.winner)
