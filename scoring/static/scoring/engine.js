@@ -470,7 +470,7 @@
   }
 
   class HandScore {
-    constructor(breakdown, points, totals, status, winner, outcome, pots) {
+    constructor(breakdown, points, totals, status, winner, outcome, pots, credited, held) {
       this.breakdown = breakdown;
       this.points = points;
       this.totals = totals;
@@ -479,6 +479,11 @@
       this.outcome = outcome;
       // Finnish Kasino: the points waiting in the most-cards and most-spades pots after the hand.
       this.pots = pots === undefined ? NO_POTS : pots;
+      // What each side's total gained: its points, or with difference scoring the margin (or
+      // nothing), and for a side held at target - 1 by the Dominican rules (§6) only up to it.
+      this.credited = credited === undefined ? tuple([]) : credited;
+      // Dominican (§6): the sides whose total was held at target - 1 (points above not counted).
+      this.held = held === undefined ? tuple([]) : held;
       freeze(this);
     }
   }
@@ -728,6 +733,7 @@
       throw new ValueError("the totals before the hand and the tallies differ in length");
     }
     const totals = before.map(function (total, side) { return total + gains[side]; });
+    const unheld = totals.slice();
     let outcome = null;
     if (rules.endgame_from !== null) outcome = endgameOutcome(rules, breakdown, before, totals);
     if (outcome === null) {
@@ -743,7 +749,9 @@
       status = outcome.kind === "tied" ? Status.TIED : Status.WON;
       winner = outcome.side;
     }
-    return new HandScore(breakdown, points, tuple(totals), status, winner, outcome, pots);
+    const gained = tuple(totals.map(function (total, side) { return total - before[side]; }));
+    const held = tuple(totals.map(function (total, side) { return total !== unheld[side]; }));
+    return new HandScore(breakdown, points, tuple(totals), status, winner, outcome, pots, gained, held);
   }
 
   // What each side adds to its total: its points, or with difference scoring (two sides) the
