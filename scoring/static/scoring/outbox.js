@@ -334,7 +334,7 @@
           tied_before: score.status === E.Status.TIED, pots: score.pots, time_up: last !== null && entry.number >= last,
         });
         score = { totals: hand.totals, status: hand.status, winner: hand.winner, outcome: hand.outcome, pots: hand.pots };
-        scored.push({ entry: entry, points: hand.points, totals: hand.totals });
+        scored.push({ entry: entry, points: hand.points, credited: hand.credited, held: hand.held, totals: hand.totals });
       }
       if (!scored.length && !local) { restoreServed(box, number); return; }
       score.conditions = score.status === E.Status.WON ? null
@@ -342,7 +342,7 @@
       scored.forEach(function (done) {
         var span = box.querySelector('[data-points-of="' + done.entry.id + '"]');
         if (span) {
-          span.textContent = match.sides.map(function (name, side) { return name + " " + done.points[side]; }).join(" · ");
+          span.textContent = match.sides.map(function (name, side) { return name + " " + pointsText(said, done, side); }).join(" · ");
           span.className = "outbox-points";
         }
       });
@@ -414,12 +414,15 @@
       tied.setAttribute("role", "status");
       status.appendChild(tied);
     }
-    // Time was called (a timed round): the hand being played is the last, unless it ends level.
-    if (score.status !== E.Status.WON && typeof match.last_hand === "number" && said.time_last) {
-      var time = element("p", "time", said.time_last);
-      time.setAttribute("role", "status");
-      status.appendChild(time);
-    }
+  }
+
+  // What a side's hand counted, as _cell_points.html says it: "+3", then what its cards were
+  // worth in brackets where fewer counted (difference scoring, a Dominican total held), ‡ held.
+  function pointsText(said, done, side) {
+    var text = "+" + done.credited[side];
+    if (done.credited[side] !== done.points[side]) text += " (" + done.points[side] + ")";
+    if (done.held[side]) text += " ‡ " + words(said.held_at, { total: done.totals[side] });
+    return text;
   }
 
   // The score sheet lists the waiting hands after the stored ones, as the server's rows
@@ -443,7 +446,15 @@
       var leader = done.totals.filter(function (total) { return total === top; }).length === 1 ? done.totals.indexOf(top) : null;
       done.totals.forEach(function (total, side) {
         var cell = element("td", "side-" + side + (side === leader ? " lead" : ""));
-        cell.appendChild(element("span", "hand-pts", "+" + done.points[side]));
+        var points = element("span", "hand-pts", "+" + done.credited[side]);
+        if (done.credited[side] !== done.points[side]) points.appendChild(element("small", "pts-taken", " (" + done.points[side] + ")"));
+        if (done.held[side]) {
+          var held = element("span", "held-mark", "‡");
+          held.setAttribute("aria-hidden", "true");
+          points.appendChild(held);
+          points.appendChild(element("span", "visually-hidden", " " + words(said.held_at, { total: done.totals[side] })));
+        }
+        cell.appendChild(points);
         cell.appendChild(document.createTextNode(" "));
         cell.appendChild(element("b", "run-total", String(total)));
         if (side === leader) {
@@ -465,6 +476,21 @@
     turn.hidden = false;
     var next = E.tableTurn(rules, { players: match.seats.length, first_dealer: match.first_dealer, hand_index: played });
     turn.textContent = "";
+    // Time was called (a timed round), as _time_note.html says it: on the hand numbered
+    // last_hand, before it (which hand is the last) and after it (the top totals were equal).
+    if (typeof match.last_hand === "number") {
+      var playing = played + 1;
+      var said_time = playing === match.last_hand ? said.time_last
+        : playing < match.last_hand ? words(said.time_ahead, { number: match.last_hand }) : said.time_more;
+      var time = element("p", "time-called");
+      time.setAttribute("role", "note");
+      var clock = element("span", "", "⏱");
+      clock.setAttribute("aria-hidden", "true");
+      time.appendChild(clock);
+      time.appendChild(document.createTextNode(" "));
+      time.appendChild(element("strong", "", said_time));
+      turn.appendChild(time);
+    }
     var line = element("p");
     var title = element("strong", "turn-hand", words(said.hand, { number: next.hand_number }));
     title.id = "turn-title";
