@@ -416,10 +416,10 @@
     }
   }
 
-  // What a side's hand counted, as _cell_points.html says it: "+3", then what its cards were
+  // What a side's hand counted, as _cell_points.html says it: "3", then what its cards were
   // worth in brackets where fewer counted (difference scoring, a Dominican total held), ‡ held.
   function pointsText(said, done, side) {
-    var text = "+" + done.credited[side];
+    var text = String(done.credited[side]);
     if (done.credited[side] !== done.points[side]) text += " (" + done.points[side] + ")";
     if (done.held[side]) text += " ‡ " + words(said.held_at, { total: done.totals[side] });
     return text;
@@ -546,9 +546,15 @@
     if (!form) return;
     endFixing(form);
     forget(entry.id).then(function () {
-      fillForm(form, entry);
       return render();
-    }).then(function () { focusFirst(form); });
+    }).then(function () {
+      // Filled once the board is scored again: with no hand waiting any more (the deciding one
+      // taken back, say) the server's entry is put back, a new form the counts go into.
+      var shown = handForm();
+      if (!shown) return;
+      fillForm(shown, entry);
+      focusFirst(shown);
+    });
   }
 
   // Fixing an earlier waiting hand: its counts in the form, saved back in its place (queue); the
