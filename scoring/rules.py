@@ -748,6 +748,19 @@ def score_match(
     return MatchScore(tuple(scored), totals, status, winner, outcome, conditions, pots)
 
 
+def time_stage(last_hand: int | None, hands_played: int) -> str | None:
+    """Where an open match of a timed round stands (see `score_match`'s `last_hand`): "last"
+    while the hand numbered `last_hand` is played, "more" for a hand after it (the top totals
+    were equal), "ahead" for a hand before it (an ordinary hand: earlier hands undone, or a
+    file read so); None when no time was called."""
+    if last_hand is None:
+        return None
+    playing = hands_played + 1
+    if playing == last_hand:
+        return "last"
+    return "ahead" if playing < last_hand else "more"
+
+
 def start_leader(target: int, start_totals: Sequence[int]) -> int | None:
     """The side that has already won with these start totals, or None (RULES.md §5).
 

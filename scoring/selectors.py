@@ -254,12 +254,9 @@ class Board:
         totals are equal, and "ahead" for a hand before it (its earlier hands undone, or a file
         imported so): the hands before it are ordinary hands, as the engine scores them."""
         match = self.match
-        if match.last_hand is None or not match.is_open:
+        if not match.is_open:
             return None
-        playing = match.hand_count + 1
-        if playing == match.last_hand:
-            return "last"
-        return "ahead" if playing < match.last_hand else "more"
+        return rules.time_stage(match.last_hand, match.hand_count)
 
     @property
     def leader(self) -> int | None:

@@ -200,7 +200,9 @@ def imported(client: Any, hands: Sequence[Sequence[Tally]], last_hand: int) -> M
 
 
 def board_text(client: Any, match: Match) -> str:
-    return client.get(app_url("match", match)).content.decode()
+    """The board's time notes (the offline words in the page say every one of them)."""
+    page = client.get(app_url("match", match)).content.decode()
+    return " | ".join(re.findall(r'<p class="time-called" role="note">(.*?)</p>', page, re.S))
 
 
 def test_an_import_with_last_hand_ahead_follows_the_number(user_client):
