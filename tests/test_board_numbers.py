@@ -14,12 +14,14 @@ from typing import Any
 
 import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
+from django.urls import reverse
 from helpers import HX, app_url, tally
 
 from scoring import rules, services
 from scoring.forms import HandForm
 from scoring.models import Match
 from scoring.rules import Rules, Tally
+from scoring.sharing import links
 
 pytestmark = pytest.mark.django_db
 
@@ -138,7 +140,7 @@ def test_every_hand_shown_adds_up_to_its_total(user_client, user, players, game)
         assert reduced, "the seed dealt no hand where fewer points counted"
 
 
-def test_difference_scoring_shows_what_counted_and_says_so(user_client, user, players):
+def test_difference_scoring_shows_what_counted_and_says_so(client, user_client, user, players):
     match = start(user, players, Rules.make("casino", scoring="difference"))
     services.hand_record(match=match, number=1, tallies=ANA_7)
     saved = user_client.post(app_url("hand-create", match), fields(2, ANA_7), headers=HX)
@@ -149,6 +151,17 @@ def test_difference_scoring_shows_what_counted_and_says_so(user_client, user, pl
     board = user_client.get(app_url("match", match)).content.decode()
     assert sheet_rows(board) == [[(3, 3), (0, 0)], [(3, 6), (0, 0)]]
     assert "Difference scoring: in each hand only the side with more points scores" in board
+    whole = user_client.get(app_url("match-sheet", match)).content.decode()
+    cells = re.findall(r"<td><strong>(\d+)</strong> <small>\(\+(\d+)", whole)
+    assert cells == [("3", "3"), ("0", "0"), ("6", "3"), ("0", "0")]
+    # The share page says the same (and its breakdowns what counted).
+    links.share_link_create(match=match)
+    match.refresh_from_db()
+    shared = client.get(reverse("scoring:shared-match", args=[match.share_token]))
+    page = shared.content.decode()
+    assert sheet_rows(page) == [[(3, 3), (0, 0)], [(3, 6), (0, 0)]]
+    assert "Difference scoring: in each hand only the side with more points scores" in page
+    assert "Counted" in page
     plain = start(user, players, Rules.make("casino"))
     assert "Difference scoring" not in user_client.get(app_url("match", plain)).content.decode()
 
