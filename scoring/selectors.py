@@ -87,8 +87,8 @@ class HandRow:
     tallies: list[Tally]
     is_last: bool
     # What the engine credited each side in this hand, and which sides it held (HandScore).
-    credited: tuple[int, ...] = field(default=(), kw_only=True)
-    held: tuple[bool, ...] = field(default=(), kw_only=True)
+    credited: tuple[int, ...] = field(kw_only=True)
+    held: tuple[bool, ...] = field(kw_only=True)
 
     @property
     def cells(self) -> list[HandCell]:

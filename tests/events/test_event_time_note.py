@@ -5,6 +5,7 @@ while the top totals are equal."""
 from __future__ import annotations
 
 import pytest
+from django.core.cache import caches
 from django.urls import reverse
 from helpers import FIRST_8, SECOND_8
 from test_events import make_event, matches_of
@@ -13,6 +14,15 @@ from scoring import services
 from scoring.events import services as events
 
 pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture(autouse=True)
+def fragments_forgotten():
+    """A table's kept line is named by its table's and match's numbers and the match's version,
+    which a rolled-back test database gives the next test again: forget what this one kept."""
+    yield
+    caches["fragments"].clear()
+
 
 LAST = "time: playing the last hand"
 MORE = "time: level, one more hand"
