@@ -334,7 +334,12 @@
           tied_before: score.status === E.Status.TIED, pots: score.pots, time_up: last !== null && entry.number >= last,
         });
         score = { totals: hand.totals, status: hand.status, winner: hand.winner, outcome: hand.outcome, pots: hand.pots };
-        scored.push({ entry: entry, points: hand.points, credited: hand.credited, held: hand.held, totals: hand.totals });
+        scored.push({
+          entry: entry, points: hand.points, totals: hand.totals,
+          // What counted (engine.js's HandScore.credited) and who was held at 20.
+          credited: hand.credited && hand.credited.length ? hand.credited : hand.points,
+          held: hand.held && hand.held.length ? hand.held : hand.points.map(function () { return false; }),
+        });
       }
       if (!scored.length && !local) { restoreServed(box, number); return; }
       score.conditions = score.status === E.Status.WON ? null
@@ -421,7 +426,7 @@
   function pointsText(said, done, side) {
     var text = String(done.credited[side]);
     if (done.credited[side] !== done.points[side]) text += " (" + done.points[side] + ")";
-    if (done.held[side]) text += " ‡ " + words(said.held_at, { total: done.totals[side] });
+    if (done.held[side]) text += " ‡ " + words(said.held_at || "", { total: done.totals[side] });
     return text;
   }
 
@@ -452,7 +457,7 @@
           var held = element("span", "held-mark", "‡");
           held.setAttribute("aria-hidden", "true");
           points.appendChild(held);
-          points.appendChild(element("span", "visually-hidden", " " + words(said.held_at, { total: done.totals[side] })));
+          points.appendChild(element("span", "visually-hidden", " " + words(said.held_at || "", { total: done.totals[side] })));
         }
         cell.appendChild(points);
         cell.appendChild(document.createTextNode(" "));
@@ -478,7 +483,8 @@
     turn.textContent = "";
     // Time was called (a timed round), as _time_note.html says it: on the hand numbered
     // last_hand, before it (which hand is the last) and after it (the top totals were equal).
-    if (typeof match.last_hand === "number") {
+    // (A page kept from before these words were sent has none: no note rather than a wrong one.)
+    if (typeof match.last_hand === "number" && said.time_last && said.time_ahead && said.time_more) {
       var playing = played + 1;
       var said_time = playing === match.last_hand ? said.time_last
         : playing < match.last_hand ? words(said.time_ahead, { number: match.last_hand }) : said.time_more;
