@@ -19,7 +19,7 @@ from helpers import HX, app_url, tally
 
 from scoring import rules, services
 from scoring.forms import HandForm
-from scoring.models import Match
+from scoring.models import Match, PlayerRating
 from scoring.rules import Rules, Tally
 from scoring.sharing import links
 
@@ -277,6 +277,7 @@ def test_the_deciding_hand_has_its_saved_bar_and_undo_reopens_the_match(
     text = saved.content.decode()
     match.refresh_from_db()
     assert match.status == Match.Status.WON
+    assert PlayerRating.objects.filter(match=match).count() == 2
     assert "Hand 1 saved:" in text and TOAST.findall(text) == [("0", "7"), ("1", "4")]
     undo = re.search(r'name="undo" value="([^"]+)"', text)
     assert undo, "no Undo after the deciding hand"
@@ -287,5 +288,6 @@ def test_the_deciding_hand_has_its_saved_bar_and_undo_reopens_the_match(
     body = response.content.decode()
     match.refresh_from_db()
     assert match.is_open and match.hand_count == 0 and match.winner_position is None
+    assert not PlayerRating.objects.filter(match=match).exists()  # rated no more
     assert "Hand 1 was undone: its counts are back in the form." in body
     assert 'value="27"' in body  # Ana's cards, back in the form
