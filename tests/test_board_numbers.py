@@ -154,6 +154,7 @@ def test_difference_scoring_shows_what_counted_and_says_so(client, user_client, 
     whole = user_client.get(app_url("match-sheet", match)).content.decode()
     cells = re.findall(r"<td><strong>(\d+)</strong> <small>\(\+(\d+)", whole)
     assert cells == [("3", "3"), ("0", "0"), ("6", "3"), ("0", "0")]
+    assert "Difference scoring: in each hand only the side with more points scores" in whole
     # The share page says the same (and its breakdowns what counted).
     links.share_link_create(match=match)
     match.refresh_from_db()
