@@ -35,9 +35,9 @@
 // Rules (Rules.make, .clockwise, .endgame_from), TARGETS, CANCELLING, COUNTING_OUT,
 // variantDefaults; Card, BIG_CASINO, LITTLE_CASINO, ACES, JACK_OF_SPADES, SPECIAL_CARDS, CARDS,
 // ACE_SUITS; Tally (Tally.make), Breakdown, Outcome, HandScore, Turn, MatchScore;
-// endgameCondition, scoreBreakdown, scoreHand, MatchOverError, scoreMatch, startLeader; PARTNERS,
-// TABLES, TABLE_PROBLEMS, sideName, tableProblem, Lineup, tableTurn, seatSide; MESSAGES,
-// SPADE_CARDS, NON_SPADE_CARDS, VARIANT_FIELDS, Problem, describeProblem, validate;
+// endgameCondition, scoreBreakdown, scoreHand, MatchOverError, scoreMatch, startLeader,
+// timeStage; PARTNERS, TABLES, TABLE_PROBLEMS, sideName, tableProblem, Lineup, tableTurn,
+// seatSide; MESSAGES, SPADE_CARDS, NON_SPADE_CARDS, VARIANT_FIELDS, Problem, describeProblem, validate;
 // handBasePoints; and ValueError.
 (function (root, factory) {
   "use strict";
@@ -863,6 +863,16 @@
     return new MatchScore(tuple(scored), totals, status, winner, outcome, conditions, pots);
   }
 
+  // Where an open match of a timed round stands (scoreMatch's last_hand): "last" while the hand
+  // numbered last_hand is played, "more" for a hand after it (the top totals were equal),
+  // "ahead" for a hand before it (an ordinary hand); null when no time was called.
+  function timeStage(last_hand, hands_played) {
+    if (last_hand === null || last_hand === undefined) return null;
+    const playing = hands_played + 1;
+    if (playing === last_hand) return "last";
+    return playing < last_hand ? "ahead" : "more";
+  }
+
   // The side that has already won with these start totals, or null (RULES.md §5): a side alone
   // on the top total, at or past the target (such start totals are refused).
   function startLeader(target, start_totals) {
@@ -1260,6 +1270,7 @@
     MatchOverError: MatchOverError,
     scoreMatch: scoreMatch,
     startLeader: startLeader,
+    timeStage: timeStage,
     PARTNERS: PARTNERS,
     TABLES: TABLES,
     TABLE_PROBLEMS: TABLE_PROBLEMS,

@@ -484,10 +484,10 @@
     // Time was called (a timed round), as _time_note.html says it: on the hand numbered
     // last_hand, before it (which hand is the last) and after it (the top totals were equal).
     // (A page kept from before these words were sent has none: no note rather than a wrong one.)
-    if (typeof match.last_hand === "number" && said.time_last && said.time_ahead && said.time_more) {
-      var playing = played + 1;
-      var said_time = playing === match.last_hand ? said.time_last
-        : playing < match.last_hand ? words(said.time_ahead, { number: match.last_hand }) : said.time_more;
+    var stage = E.timeStage(typeof match.last_hand === "number" ? match.last_hand : null, played);
+    if (stage && said.time_last && said.time_ahead && said.time_more) {
+      var said_time = stage === "last" ? said.time_last
+        : stage === "ahead" ? words(said.time_ahead, { number: match.last_hand }) : said.time_more;
       var time = element("p", "time-called");
       time.setAttribute("role", "note");
       var clock = element("span", "", "⏱");
