@@ -386,6 +386,11 @@ class HandScore(NamedTuple):
     outcome: Outcome | None
     # Finnish Kasino: the points waiting in the most-cards and most-spades pots after the hand.
     pots: tuple[int, int] = NO_POTS
+    # What each side's total gained: its points, or with difference scoring the margin (or
+    # nothing), and for a side held at target - 1 by the Dominican rules (§6) only up to it.
+    credited: tuple[int, ...] = ()
+    # Dominican (§6): the sides whose total was held at target - 1 (points above it not counted).
+    held: tuple[bool, ...] = ()
 
 
 class Turn(NamedTuple):
@@ -628,7 +633,9 @@ def score_hand(
     """
     breakdown, pots = score_breakdown(rules, tallies, before, pots)
     points = tuple(b.points for b in breakdown)
-    totals = [total + gain for total, gain in zip(before, _credited(rules, points), strict=True)]
+    gains = _credited(rules, points)
+    totals = [total + gain for total, gain in zip(before, gains, strict=True)]
+    unheld = tuple(totals)
     outcome: Outcome | None = None
     if rules.endgame_from is not None:
         outcome = _endgame_outcome(rules, breakdown, before, totals)
@@ -642,7 +649,11 @@ def score_hand(
     if outcome is not None:
         status = Status.TIED if outcome.kind == "tied" else Status.WON
         winner = outcome.side
-    return HandScore(breakdown, points, tuple(totals), status, winner, outcome, pots)
+    credited = tuple(after - total for after, total in zip(totals, before, strict=True))
+    held = tuple(after != free for after, free in zip(totals, unheld, strict=True))
+    return HandScore(
+        breakdown, points, tuple(totals), status, winner, outcome, pots, credited, held
+    )
 
 
 def _credited(rules: Rules, points: tuple[int, ...]) -> tuple[int, ...]:
@@ -775,6 +786,19 @@ def score_match(
     if status is not Status.WON:
         conditions = tuple(endgame_condition(rules, total) for total in totals)
     return MatchScore(tuple(scored), totals, status, winner, outcome, conditions, pots)
+
+
+def time_stage(last_hand: int | None, hands_played: int) -> str | None:
+    """Where an open match of a timed round stands (see `score_match`'s `last_hand`): "last"
+    while the hand numbered `last_hand` is played, "more" for a hand after it (the top totals
+    were equal), "ahead" for a hand before it (an ordinary hand: earlier hands undone, or a
+    file read so); None when no time was called."""
+    if last_hand is None:
+        return None
+    playing = hands_played + 1
+    if playing == last_hand:
+        return "last"
+    return "ahead" if playing < last_hand else "more"
 
 
 def start_leader(target: int, start_totals: Sequence[int]) -> int | None:

@@ -64,6 +64,23 @@ class TurnView:
 
 
 @dataclass(frozen=True)
+class HandCell:
+    """One side's cell of a hand's row: what counted (the engine's `HandScore.credited`: with
+    difference scoring the margin or nothing, for a Dominican side held at target - 1 only up
+    to it), the points its captures were worth, and its total after the hand."""
+
+    points: int
+    taken: int
+    total: int
+    held: bool  # Dominican (RULES.md §6): held at target - 1, the points above it not counted
+
+    @property
+    def reduced(self) -> bool:
+        """Fewer points counted than the captures were worth."""
+        return self.points != self.taken
+
+
+@dataclass(frozen=True)
 class HandRow:
     number: int
     dealer: str
@@ -71,6 +88,26 @@ class HandRow:
     is_last: bool
     # The side that won the match in this hand (the deciding hand's row), else None.
     winner: int | None = field(default=None, kw_only=True)
+    # What the engine credited each side in this hand, and which sides it held (HandScore).
+    credited: tuple[int, ...] = field(kw_only=True)
+    held: tuple[bool, ...] = field(kw_only=True)
+
+    @property
+    def cells(self) -> list[HandCell]:
+        """Each side's cell: what counted, what its captures were worth, its total."""
+        return [
+            HandCell(points, tally.points, tally.total_after, held)
+            for tally, points, held in zip(self.tallies, self.credited, self.held, strict=True)
+        ]
+
+    @property
+    def reduced(self) -> bool:
+        """Some side counted fewer points than its captures were worth."""
+        return any(cell.reduced for cell in self.cells)
+
+    @property
+    def any_held(self) -> bool:
+        return any(self.held)
 
     @property
     def has_last_capture(self) -> bool:
@@ -89,7 +126,9 @@ class HandRow:
         an Undo changes these)."""
         return (
             f"{self.number}:"
-            + "|".join(f"{t.points}/{t.total_after}" for t in self.tallies)
+            + "|".join(
+                f"{cell.points}/{cell.taken}/{cell.total}/{cell.held:d}" for cell in self.cells
+            )
             + ("" if self.winner is None else f":won{self.winner}")
         )
 
@@ -128,11 +167,13 @@ class Board:
         latest: int | None = BOARD_HANDS,
         seats: Sequence[Seat] = (),
         last_tallies: Sequence[Tally] = (),
+        last_score: rules.HandScore | None = None,
     ) -> None:
         self.match = match
         if seats:  # read already, with their players and sides (a hand just saved)
             self.__dict__["_seats"] = list(seats)
         self._last_tallies = list(last_tallies)  # the latest hand's, just stored
+        self._last_score = last_score  # and the engine's score of it
         # The first hand of the sheet shown (1: every hand).
         self.first_hand = 1 if latest is None else max(1, match.hand_count - latest + 1)
 
@@ -219,12 +260,14 @@ class Board:
 
     @property
     def time_note(self) -> str | None:
-        """Time was called in the event's round: "last" while the hand in progress then is
-        being played, "more" for each hand after it while the top totals are equal."""
+        """Time was called in the event's round: "last" while the hand numbered `last_hand`
+        (the one in progress then) is being played, "more" for each hand after it while the top
+        totals are equal, and "ahead" for a hand before it (its earlier hands undone, or a file
+        imported so): the hands before it are ordinary hands, as the engine scores them."""
         match = self.match
-        if match.last_hand is None or not match.is_open:
+        if not match.is_open:
             return None
-        return "last" if match.hand_count + 1 <= match.last_hand else "more"
+        return rules.time_stage(match.last_hand, match.hand_count)
 
     @property
     def leader(self) -> int | None:
@@ -282,32 +325,44 @@ class Board:
     @cached_property
     def hands(self) -> list[HandRow]:
         """The score sheet's rows, read when first used (a board whose sheet is already
-        rendered for this version does not read them)."""
+        rendered for this version does not read them). The hand before the first shown is read
+        too: what each row's hand credited is the engine's score of it from the totals (and
+        Finnish pots) that hand left."""
         match = self.match
         # One query for the hands and their tallies.
         tallies = (
-            Tally.objects.filter(hand__match=match, hand__number__gte=self.first_hand)
+            Tally.objects.filter(hand__match=match, hand__number__gte=self.first_hand - 1)
             .select_related("hand")
             .order_by("hand__number", "side__position")
         )
         by_hand: dict[int, list[Tally]] = {}
         for tally in tallies:
             by_hand.setdefault(tally.hand.number, []).append(tally)
-        return [
-            HandRow(
-                number,
-                self.seat_names[hand_tallies[0].hand.dealer_seat],
-                hand_tallies,
-                number == match.hand_count,
-                winner=self._deciding_winner(number),
-            )
-            for number, hand_tallies in by_hand.items()
-        ]
+        before = [side.start_total for side in self.sides]
+        pots = rules.NO_POTS
+        rows = []
+        for number, hand_tallies in by_hand.items():
+            if number >= self.first_hand:
+                score = _stored_hand_score(match, hand_tallies, before, pots)
+                rows.append(
+                    HandRow(
+                        number,
+                        self.seat_names[hand_tallies[0].hand.dealer_seat],
+                        hand_tallies,
+                        number == match.hand_count,
+                        credited=score.credited,
+                        held=score.held,
+                        winner=self._deciding_winner(number),
+                    )
+                )
+            before, pots = _left_by(hand_tallies)
+        return rows
 
     @cached_property
     def latest(self) -> HandRow | None:
-        """The latest hand's row: from its tallies when a save just stored them, else read."""
-        if self._last_tallies:
+        """The latest hand's row: from its tallies and score when a save just stored them, else
+        read."""
+        if self._last_tallies and self._last_score is not None:
             dealer = self._last_tallies[0].hand.dealer_seat
             number = self.match.hand_count
             return HandRow(
@@ -316,6 +371,8 @@ class Board:
                 self._last_tallies,
                 True,
                 winner=self._deciding_winner(number),
+                credited=self._last_score.credited,
+                held=self._last_score.held,
             )
         return self.hands[-1] if self.hands else None
 
@@ -325,6 +382,16 @@ class Board:
         if match.status == Match.Status.WON and number == match.hand_count:
             return match.winner_position
         return None
+
+    @property
+    def any_reduced(self) -> bool:
+        """A hand on the sheet counted fewer points than its cards were worth for some side."""
+        return any(row.reduced for row in self.hands)
+
+    @property
+    def held_at(self) -> int | None:
+        """Dominican: the total a side was held at by a hand on the sheet (None: no side was)."""
+        return next((cell.total for row in self.hands for cell in row.cells if cell.held), None)
 
     @property
     def running_totals(self) -> list[list[int]]:
@@ -341,11 +408,29 @@ def match_board(
     latest: int | None = BOARD_HANDS,
     seats: Sequence[Seat] = (),
     last_tallies: Sequence[Tally] = (),
+    last_score: rules.HandScore | None = None,
 ) -> Board:
     """The scoreboard of `match`, with the score sheet's `latest` hands (every hand with
-    latest=None); `seats` and the latest hand's `last_tallies`, when the caller has them (a
-    save just stored them)."""
-    return Board(match, latest=latest, seats=seats, last_tallies=last_tallies)
+    latest=None); `seats`, the latest hand's `last_tallies` and its `last_score`, when the
+    caller has them (a save just stored and scored them)."""
+    return Board(
+        match, latest=latest, seats=seats, last_tallies=last_tallies, last_score=last_score
+    )
+
+
+def _stored_hand_score(
+    match: Match, tallies: Sequence[Tally], before: Sequence[int], pots: tuple[int, int]
+) -> rules.HandScore:
+    """The engine's score of a stored hand from the totals and pots the hand before it left:
+    what each side's total gained, and which the Dominican rules held (the outcome is not
+    read: it depends on the match's tie and time, and is stored on the match)."""
+    return rules.score_hand(match.rules, [t.as_rules_tally() for t in tallies], before, pots=pots)
+
+
+def _left_by(tallies: Sequence[Tally]) -> tuple[list[int], tuple[int, int]]:
+    """The totals and (Finnish) pots a stored hand left, from its tallies read with it."""
+    hand = tallies[0].hand
+    return [tally.total_after for tally in tallies], (hand.pot_cards, hand.pot_spades)
 
 
 @dataclass(frozen=True)
@@ -393,9 +478,22 @@ def hand_row(match: Match, number: int) -> HandDetail:
     changed it, or 404."""
     hand = get_object_or_404(_hands_with_accounts(match), number=number)
     seat = match.seats.select_related("player").get(seat=hand.dealer_seat)
-    tallies = list(hand.tallies.order_by("side__position"))
+    tallies = list(hand.tallies.select_related("hand").order_by("side__position"))
+    if number == 1:
+        before = list(match.sides.order_by("position").values_list("start_total", flat=True))
+        pots = rules.NO_POTS
+    else:
+        earlier = Tally.objects.filter(hand__match=match, hand__number=number - 1)
+        before, pots = _left_by(list(earlier.select_related("hand").order_by("side__position")))
+    score = _stored_hand_score(match, tallies, before, pots)
     return HandDetail(
-        hand.number, seat.player.name, tallies, hand.number == match.hand_count, hand_entry(hand)
+        hand.number,
+        seat.player.name,
+        tallies,
+        hand.number == match.hand_count,
+        hand_entry(hand),
+        credited=score.credited,
+        held=score.held,
     )
 
 

@@ -73,6 +73,7 @@ class HandRecorded:
     # board the answer shows, without reading them again); none for a hand sent again.
     seats: Sequence[Seat] = ()
     tallies: Sequence[Tally] = ()  # and its tallies, as stored
+    score: rules.HandScore | None = None  # and the engine's score of it (what each side gained)
 
 
 def _name_taken(name: str) -> ValidationError:
@@ -285,7 +286,7 @@ def _hand_insert(
         pot_spades=pots[1],
     )
     rows = _append_scored(match, hand, sides, seats, tallies, scored)
-    return HandRecorded(hand, created=True, seats=seats, tallies=rows)
+    return HandRecorded(hand, created=True, seats=seats, tallies=rows, score=scored)
 
 
 def _scored_next(

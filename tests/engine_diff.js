@@ -168,6 +168,9 @@ function runMatch(m) {
     start_leader: m.probe_start.map(function (totals) {
       return engine.startLeader(rules.target, totals);
     }),
+    time_stage: Array.from({ length: hands.length + 2 }, function (_, played) {
+      return engine.timeStage(m.last_hand, played);
+    }),
     lineup: {
       names: names,
       side_names: m.players.map(engine.sideName),

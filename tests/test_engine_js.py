@@ -510,6 +510,9 @@ def expected_match(m: dict) -> dict:
         ],
         "seat_sides": [rules.seat_side(seat, sides) for seat in range(-1, seats + 1)],
         "start_leader": [rules.start_leader(match_rules.target, t) for t in m["probe_start"]],
+        "time_stage": [
+            rules.time_stage(m["last_hand"], played) for played in range(len(hands) + 2)
+        ],
         "lineup": {
             "names": names,
             "side_names": [rules.side_name(players) for players in m["players"]],

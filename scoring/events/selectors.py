@@ -14,7 +14,7 @@ from typing import Any, NamedTuple
 from django.core.cache import caches
 from django.db.models import QuerySet
 
-from scoring import pairing, standings
+from scoring import pairing, rules, standings
 from scoring.models import Event, EventPlayer, EventRound, EventTable, Match, Player, Seat
 from scoring.selectors import url_of
 
@@ -80,6 +80,12 @@ class MatchRow(NamedTuple):
     @property
     def is_open(self) -> bool:
         return self.status in OPEN
+
+    @property
+    def time_note(self) -> str | None:
+        """Time called in the round: where the open match stands (rules.time_stage), as its
+        board's note says it."""
+        return rules.time_stage(self.last_hand, self.hand_count) if self.is_open else None
 
     def get_absolute_url(self) -> str:
         return _match_url()(self.pk)

@@ -191,6 +191,12 @@ def offline_phrases() -> dict[str, Any]:
         "last": _("The dealer calls “last” on deal %(deal)s."),
         "pot_cards": _("Most cards is worth %(points)s this hand (a tie carried over)."),
         "pot_spades": _("Most spades is worth %(points)s this hand (a tie carried over)."),
+        "held_at": _("held at %(total)s"),
+        "time_last": _("Time: this is the last hand. The side ahead after it wins."),
+        "time_ahead": _(
+            "Time has been called: hand %(number)s is the last hand. The side ahead after it wins."
+        ),
+        "time_more": _("Time: the top totals are equal, so one more hand is played."),
         "rematch": _("Rematch"),
         "not_sent": _("not sent yet"),
         "offline": _(

@@ -142,13 +142,16 @@ def _board_context(
     form: HandForm | None = None,
     seats: Any = (),
     last_tallies: Any = (),
+    last_score: rules.HandScore | None = None,
     **extra: Any,
 ) -> dict[str, Any]:
     """The scoreboard's context. A new hand's blank form (`fresh_entry`) is made only when it is
     rendered, as the page usually takes it from the fragment cache: the template calls `form`,
-    made once. `seats` and `last_tallies`: the match's seats and its latest hand's tallies,
-    when a save just read and wrote them."""
-    board = selectors.match_board(match, seats=seats, last_tallies=last_tallies)
+    made once. `seats`, `last_tallies` and `last_score`: the match's seats, its latest hand's
+    tallies and the engine's score of that hand, when a save just read, wrote and scored them."""
+    board = selectors.match_board(
+        match, seats=seats, last_tallies=last_tallies, last_score=last_score
+    )
     fresh_entry = False
     if form is None and match.is_open and match.hand_count >= MAX_HANDS:
         extra.setdefault("moved_note", services.match_full_message())
@@ -282,6 +285,7 @@ def hand_create(request: ScopedRequest, pk: int) -> HttpResponse:
             saved=True,
             seats=recorded.seats,
             last_tallies=recorded.tallies,
+            last_score=recorded.score,
         )
     form = HandForm.for_match(match, request.POST)
     if form.is_valid() and refused is not None:
@@ -439,9 +443,15 @@ def _preview(match: Match, form: HandForm) -> dict[str, Any]:
     rows = []
     if score is not None:
         rows = [
-            {"name": name, "tally": tally, "points": points, "total": total}
-            for name, tally, points, total in zip(
-                form.side_names, form.tallies, score.points, score.totals, strict=True
+            {"name": name, "tally": tally, "cell": selectors.HandCell(*numbers)}
+            for name, tally, *numbers in zip(
+                form.side_names,
+                form.tallies,
+                score.credited,
+                score.points,
+                score.totals,
+                score.held,
+                strict=True,
             )
         ]
     return {"preview_rows": rows, "after_win": after_win, "preview_errors": []}

@@ -35,9 +35,9 @@
 // Rules (Rules.make, .clockwise, .endgame_from), TARGETS, CANCELLING, COUNTING_OUT,
 // variantDefaults; Card, BIG_CASINO, LITTLE_CASINO, ACES, JACK_OF_SPADES, SPECIAL_CARDS, CARDS,
 // ACE_SUITS; Tally (Tally.make), Breakdown, Outcome, HandScore, Turn, MatchScore;
-// endgameCondition, scoreBreakdown, scoreHand, MatchOverError, scoreMatch, startLeader; PARTNERS,
-// TABLES, TABLE_PROBLEMS, sideName, tableProblem, Lineup, tableTurn, seatSide; MESSAGES,
-// SPADE_CARDS, NON_SPADE_CARDS, VARIANT_FIELDS, Problem, describeProblem, validate;
+// endgameCondition, scoreBreakdown, scoreHand, MatchOverError, scoreMatch, startLeader,
+// timeStage; PARTNERS, TABLES, TABLE_PROBLEMS, sideName, tableProblem, Lineup, tableTurn,
+// seatSide; MESSAGES, SPADE_CARDS, NON_SPADE_CARDS, VARIANT_FIELDS, Problem, describeProblem, validate;
 // handBasePoints; and ValueError.
 (function (root, factory) {
   "use strict";
@@ -470,7 +470,7 @@
   }
 
   class HandScore {
-    constructor(breakdown, points, totals, status, winner, outcome, pots) {
+    constructor(breakdown, points, totals, status, winner, outcome, pots, credited, held) {
       this.breakdown = breakdown;
       this.points = points;
       this.totals = totals;
@@ -479,6 +479,11 @@
       this.outcome = outcome;
       // Finnish Kasino: the points waiting in the most-cards and most-spades pots after the hand.
       this.pots = pots === undefined ? NO_POTS : pots;
+      // What each side's total gained: its points, or with difference scoring the margin (or
+      // nothing), and for a side held at target - 1 by the Dominican rules (§6) only up to it.
+      this.credited = credited === undefined ? tuple([]) : credited;
+      // Dominican (§6): the sides whose total was held at target - 1 (points above not counted).
+      this.held = held === undefined ? tuple([]) : held;
       freeze(this);
     }
   }
@@ -734,6 +739,7 @@
       throw new ValueError("the totals before the hand and the tallies differ in length");
     }
     const totals = before.map(function (total, side) { return total + gains[side]; });
+    const unheld = totals.slice();
     let outcome = null;
     if (rules.endgame_from !== null) outcome = endgameOutcome(rules, breakdown, before, totals);
     if (outcome === null) {
@@ -749,7 +755,9 @@
       status = outcome.kind === "tied" ? Status.TIED : Status.WON;
       winner = outcome.side;
     }
-    return new HandScore(breakdown, points, tuple(totals), status, winner, outcome, pots);
+    const gained = tuple(totals.map(function (total, side) { return total - before[side]; }));
+    const held = tuple(totals.map(function (total, side) { return total !== unheld[side]; }));
+    return new HandScore(breakdown, points, tuple(totals), status, winner, outcome, pots, gained, held);
   }
 
   // What each side adds to its total: its points, or with difference scoring (two sides) the
@@ -862,6 +870,16 @@
       conditions = tuple(totals.map(function (total) { return endgameCondition(rules, total); }));
     }
     return new MatchScore(tuple(scored), totals, status, winner, outcome, conditions, pots);
+  }
+
+  // Where an open match of a timed round stands (scoreMatch's last_hand): "last" while the hand
+  // numbered last_hand is played, "more" for a hand after it (the top totals were equal),
+  // "ahead" for a hand before it (an ordinary hand); null when no time was called.
+  function timeStage(last_hand, hands_played) {
+    if (last_hand === null || last_hand === undefined) return null;
+    const playing = hands_played + 1;
+    if (playing === last_hand) return "last";
+    return playing < last_hand ? "ahead" : "more";
   }
 
   // The side that has already won with these start totals, or null (RULES.md §5): a side alone
@@ -1261,6 +1279,7 @@
     MatchOverError: MatchOverError,
     scoreMatch: scoreMatch,
     startLeader: startLeader,
+    timeStage: timeStage,
     PARTNERS: PARTNERS,
     TABLES: TABLES,
     TABLE_PROBLEMS: TABLE_PROBLEMS,

@@ -431,7 +431,12 @@
           tied_before: score.status === E.Status.TIED, pots: score.pots, time_up: last !== null && entry.number >= last,
         });
         score = { totals: hand.totals, status: hand.status, winner: hand.winner, outcome: hand.outcome, pots: hand.pots };
-        scored.push({ entry: entry, points: hand.points, totals: hand.totals, winner: hand.winner });
+        scored.push({
+          entry: entry, points: hand.points, totals: hand.totals, winner: hand.winner,
+          // What counted (engine.js's HandScore.credited) and who was held at 20.
+          credited: hand.credited && hand.credited.length ? hand.credited : hand.points,
+          held: hand.held && hand.held.length ? hand.held : hand.points.map(function () { return false; }),
+        });
       }
       if (!scored.length && !local) { restoreServed(box, number); return; }
       score.conditions = score.status === E.Status.WON ? null
@@ -439,7 +444,7 @@
       scored.forEach(function (done) {
         var span = box.querySelector('[data-points-of="' + done.entry.id + '"]');
         if (span) {
-          span.textContent = match.sides.map(function (name, side) { return name + " " + done.points[side]; }).join(" · ");
+          span.textContent = match.sides.map(function (name, side) { return name + " " + pointsText(said, done, side); }).join(" · ");
           span.className = "outbox-points";
         }
       });
@@ -516,12 +521,15 @@
       tied.setAttribute("role", "status");
       status.appendChild(tied);
     }
-    // Time was called (a timed round): the hand being played is the last, unless it ends level.
-    if (score.status !== E.Status.WON && typeof match.last_hand === "number" && said.time_last) {
-      var time = element("p", "time", said.time_last);
-      time.setAttribute("role", "status");
-      status.appendChild(time);
-    }
+  }
+
+  // What a side's hand counted, as _cell_points.html says it: "3", then what its cards were
+  // worth in brackets where fewer counted (difference scoring, a Dominican total held), ‡ held.
+  function pointsText(said, done, side) {
+    var text = String(done.credited[side]);
+    if (done.credited[side] !== done.points[side]) text += " (" + done.points[side] + ")";
+    if (done.held[side]) text += " ‡ " + words(said.held_at || "", { total: done.totals[side] });
+    return text;
   }
 
   // The score sheet lists the waiting hands after the stored ones, as the server's rows
@@ -546,7 +554,15 @@
       var leader = won === null && done.totals.filter(function (total) { return total === top; }).length === 1 ? done.totals.indexOf(top) : null;
       done.totals.forEach(function (total, side) {
         var cell = element("td", "side-" + side + (side === leader ? " lead" : side === won ? " won" : ""));
-        cell.appendChild(element("span", "hand-pts", "+" + done.points[side]));
+        var points = element("span", "hand-pts", "+" + done.credited[side]);
+        if (done.credited[side] !== done.points[side]) points.appendChild(element("small", "pts-taken", " (" + done.points[side] + ")"));
+        if (done.held[side]) {
+          var held = element("span", "held-mark", "‡");
+          held.setAttribute("aria-hidden", "true");
+          points.appendChild(held);
+          points.appendChild(element("span", "visually-hidden", " " + words(said.held_at || "", { total: done.totals[side] })));
+        }
+        cell.appendChild(points);
         cell.appendChild(document.createTextNode(" "));
         cell.appendChild(element("b", "run-total", String(total)));
         if (side === leader || side === won) {
@@ -568,6 +584,22 @@
     turn.hidden = false;
     var next = E.tableTurn(rules, { players: match.seats.length, first_dealer: match.first_dealer, hand_index: played });
     turn.textContent = "";
+    // Time was called (a timed round), as _time_note.html says it: on the hand numbered
+    // last_hand, before it (which hand is the last) and after it (the top totals were equal).
+    // (A page kept from before these words were sent has none: no note rather than a wrong one.)
+    var stage = E.timeStage(typeof match.last_hand === "number" ? match.last_hand : null, played);
+    if (stage && said.time_last && said.time_ahead && said.time_more) {
+      var said_time = stage === "last" ? said.time_last
+        : stage === "ahead" ? words(said.time_ahead, { number: match.last_hand }) : said.time_more;
+      var time = element("p", "time-called");
+      time.setAttribute("role", "note");
+      var clock = element("span", "", "⏱");
+      clock.setAttribute("aria-hidden", "true");
+      time.appendChild(clock);
+      time.appendChild(document.createTextNode(" "));
+      time.appendChild(element("strong", "", said_time));
+      turn.appendChild(time);
+    }
     var line = element("p");
     var title = element("strong", "turn-hand", words(said.hand, { number: next.hand_number }));
     title.id = "turn-title";
@@ -623,9 +655,15 @@
     if (!form) return;
     endFixing(form);
     forget(entry.id).then(function () {
-      fillForm(form, entry);
       return render();
-    }).then(function () { focusFirst(form); });
+    }).then(function () {
+      // Filled once the board is scored again: with no hand waiting any more (the deciding one
+      // taken back, say) the server's entry is put back, a new form the counts go into.
+      var shown = handForm();
+      if (!shown) return;
+      fillForm(shown, entry);
+      focusFirst(shown);
+    });
   }
 
   // Fixing an earlier waiting hand: its counts in the form, saved back in its place (queue); the
