@@ -37,6 +37,7 @@ import re
 from collections import Counter
 from dataclasses import dataclass, field
 from datetime import date
+from html import unescape
 from typing import Any
 
 import pytest
@@ -88,6 +89,18 @@ class Phone:
 
 
 @dataclass
+class Sent:
+    """A hand the outbox sent: its number, counts, the fields posted, whether they add up, and
+    the first answer."""
+
+    number: int
+    tallies: list[rules.Tally]
+    fields: dict[str, str]
+    broken: bool
+    first: dict[str, Any]
+
+
+@dataclass
 class Expected:
     """A match as the people at the table were told it is."""
 
@@ -102,11 +115,8 @@ class Expected:
     deleted: bool = False
     last_hand: int | None = None
     event: int | None = None
-    # The outbox's sends: client id -> (the hand's number, its counts, the fields sent, the
-    # first answer).
-    sent: dict[str, tuple[int, list[rules.Tally], dict[str, str], dict[str, Any]]] = field(
-        default_factory=dict
-    )
+    # The outbox's sends: client id -> what was sent.
+    sent: dict[str, Sent] = field(default_factory=dict)
 
     def score(self) -> rules.MatchScore:
         return rules.score_match(
@@ -152,6 +162,9 @@ def _spoiled(tallies: list[rules.Tally]) -> list[rules.Tally]:
 
 
 TOTAL = re.compile(r'data-total="(\d)">(-?\d+)<')
+# The 409 page's "Keep mine as hand N" form, and the fields it posts.
+KEEP_MINE = re.compile(r"data-clash-keep>(.*?)</form>", re.S)
+FIELD = re.compile(r'name="([^"]+)" value="([^"]*)"')
 WINNER = re.compile(r'class="total-card side-(\d)[^"]* winner')
 
 
@@ -170,6 +183,7 @@ class Evening(RuleBasedStateMachine):
         self.events: list[int] = []
         self.touched: set[int] = set()
         self.dee_deleted = False
+        self.sends = 0
         REACHED["evenings"] += 1
         self.events_touched: set[int] = set()
         self.organisers: dict[int, str] = {}
@@ -372,7 +386,7 @@ class Evening(RuleBasedStateMachine):
         if broken:
             tallies = _spoiled(tallies)
         number = len(expected.hands) + 1
-        if data.draw(st.integers(0, 9), label="stale") == 0 and expected.hands:
+        if data.draw(st.integers(0, 4), label="stale") == 0 and expected.hands:
             number = data.draw(st.integers(1, len(expected.hands)), label="number")
         how = data.draw(st.sampled_from(["form", "htmx", "sync"]), label="how")
         fields = _hand_fields(tallies, match.variant, number, whole=broken)
@@ -382,16 +396,19 @@ class Evening(RuleBasedStateMachine):
             extra = HX
         elif how == "sync":
             url = app_url("hand-sync", expected.pk)
-            client_id = f"h-{expected.pk}-{len(expected.sent)}"
+            self.sends += 1
+            client_id = f"h-{expected.pk}-{self.sends}"
             fields.update(client_id=client_id, account=str(self.users[phone.person].pk))
+        headers = {f"HTTP_{k.upper().replace('-', '_')}": v for k, v in extra.items()}
         answer = self._ask(
             phone,
             "post",
             url,
             fields,
-            **{f"HTTP_{k.upper().replace('-', '_')}": v for k, v in extra.items()},
+            **headers,
         )
         phone.circle = expected.circle
+        REACHED[f"hand {how} {answer.status_code}"] += 1
         fresh = number == len(expected.hands) + 1 and expected.open and not broken
         same = (
             not broken and number <= len(expected.hands) and expected.hands[number - 1] == tallies
@@ -403,8 +420,20 @@ class Evening(RuleBasedStateMachine):
             assert answer.status_code in (302, 200), (how, answer.status_code)
         else:
             assert answer.status_code in (400, 409), (how, answer.status_code, fresh, expected.open)
+            keep = KEEP_MINE.search(answer.content.decode()) if how != "sync" else None
+            if answer.status_code == 409 and keep and data.draw(st.booleans(), label="keep mine"):
+                # "Keep mine as hand N": the counts typed here, posted again under the next number.
+                kept = {unescape(n): unescape(v) for n, v in FIELD.findall(keep.group(1))}
+                again = self._ask(phone, "post", url, kept, **headers)
+                assert expected.open and int(kept["number"]) == len(expected.hands) + 1
+                assert again.status_code in (302, 200), again.status_code
+                expected.hands.append(tallies)
+                REACHED["clash kept mine"] += 1
+            elif answer.status_code == 409:
+                REACHED[f"clash {how} {'with' if keep else 'without'} keep mine"] += 1
         if how == "sync":
-            expected.sent[fields["client_id"]] = (number, tallies, fields, self._json(answer))
+            first = self._json(answer)
+            expected.sent[fields["client_id"]] = Sent(number, tallies, fields, broken, first)
         self.touched.add(expected.pk)
 
     @precondition(_have_matches)
@@ -446,20 +475,26 @@ class Evening(RuleBasedStateMachine):
     # Most of an evening is hands: three more ways in to the same step make it most of the model's.
     @precondition(_have_matches)
     @rule(data=st.data())
-    def save_next_hand(self, data: st.DataObject) -> None:
-        self.save_hand(data)
+    def play_hands(self, data: st.DataObject) -> None:
+        """A few hands at one table, one after the other (most of an evening)."""
+        playing = [m for m in self.matches if m.open] or [m for m in self.matches if not m.deleted]
+        expected = data.draw(st.sampled_from(playing), label="match")
+        for _ in range(data.draw(st.integers(1, 5), label="hands")):
+            self._save(expected, data)
 
     @precondition(_have_matches)
     @rule(data=st.data())
-    def save_another_hand(self, data: st.DataObject) -> None:
-        self.save_hand(data)
+    def play_more_hands(self, data: st.DataObject) -> None:
+        self.play_hands(data)
 
     @precondition(lambda self: any(m.event is not None and m.open for m in self.matches))
     @rule(data=st.data())
     def play_at_a_table(self, data: st.DataObject) -> None:
         """A hand at a club night's table."""
         tables = [m for m in self.matches if m.event is not None and m.open]
-        self._save(data.draw(st.sampled_from(tables), label="table"), data)
+        table = data.draw(st.sampled_from(tables), label="table")
+        for _ in range(data.draw(st.integers(1, 4), label="hands")):
+            self._save(table, data)
 
     @precondition(lambda self: any(m.sent and not m.deleted for m in self.matches))
     @rule(data=st.data())
@@ -468,15 +503,23 @@ class Evening(RuleBasedStateMachine):
         nothing stored twice."""
         expected = data.draw(st.sampled_from([m for m in self.matches if m.sent and not m.deleted]))
         client_id = data.draw(st.sampled_from(sorted(expected.sent)))
-        number, tallies, fields, first = expected.sent[client_id]
+        sent = expected.sent[client_id]
+        number, tallies = sent.number, sent.tallies
         phone = data.draw(st.sampled_from(self._member_phones(expected)))
-        fields = {**fields, "account": str(self.users[phone.person].pk)}
+        fields = {**sent.fields, "account": str(self.users[phone.person].pk)}
         before = Hand.objects.filter(match_id=expected.pk).count()
         answer = self._ask(phone, "post", app_url("hand-sync", expected.pk), fields)
         again = self._json(answer)
-        if first["status"] in (200, 201) and expected.hands[number - 1 : number] == [tallies]:
-            assert again["state"] == "saved" and again["number"] == first["number"], (first, again)
+        fresh = number == len(expected.hands) + 1 and expected.open and not sent.broken
+        same = not sent.broken and expected.hands[number - 1 : number] == [tallies]
+        if fresh:  # refused the first time, the match open again since (an Undo, a fix)
+            assert answer.status_code == 201, again
+            expected.hands.append(tallies)
+        elif same:
+            assert again["state"] == "saved" and again["number"] == number, (sent.first, again)
             assert Hand.objects.filter(match_id=expected.pk).count() == before
+        else:
+            assert answer.status_code in (400, 409), again
         self.touched.add(expected.pk)
 
     @precondition(_have_matches)
@@ -494,7 +537,6 @@ class Evening(RuleBasedStateMachine):
         answer = self._ask(phone, "post", app_url("hand-delete", expected.pk), fields)
         assert answer.status_code == 302
         expected.hands.pop()
-        expected.sent = {k: v for k, v in expected.sent.items() if v[0] <= len(expected.hands)}
         self.touched.add(expected.pk)
 
     @precondition(lambda self: any(m.hands and not m.deleted for m in self.matches))
