@@ -171,6 +171,38 @@ def test_an_empty_round_robin_round_is_refused_so_round_two_can_be_paired(user) 
     assert any("Round 1 has no table" in message for message in refusal(user, document))
 
 
+@pytest.mark.slow
+@pytest.mark.django_db
+def test_who_arrived_left_and_came_back_is_imported_as_the_app_made_it(user) -> None:
+    """The checks refuse nothing the app makes: a late arrival, a leaver, one who came back
+    (seated in rounds 1 and 3, not 2)."""
+    event = make_event(user, "Ana Ben Cy Dee Eve Fay")
+    finish_round(events.round_pair(event=event, number=1))
+    cy = Player.objects.get(name="Cy")
+    events.entrant_leave(event=event, player=cy)
+    events.entrant_add(event=event, player=services.player_create(circle=event.circle, name="Gus"))
+    finish_round(events.round_pair(event=event, number=2))
+    events.entrant_add(event=event, player=cy)  # back for round 3
+    events.entrant_leave(event=event, player=Player.objects.get(name="Ana"))
+    events.round_pair(event=event, number=3)
+    document = exchange.event_json(event)
+    seated = [
+        {
+            name
+            for table in item["tables"]
+            for side in table["match"]["sides"]
+            for name in side["players"]
+        }
+        | set(item["byes"])
+        for item in document["pairings"]
+    ]
+    assert ["Cy" in names for names in seated] == [True, False, True]
+    assert ["Gus" in names for names in seated] == [False, True, True]
+    club = circles.circle_create(name="Club", by=user)
+    imported = exchange.event_import(circle=club, text=json.dumps(document), by=user)
+    assert exchange.event_json(imported)["pairings"] == document["pairings"]
+
+
 # --- the limits --------------------------------------------------------------------------------
 
 
