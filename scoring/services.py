@@ -17,7 +17,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
-from scoring import bulk, matchdoc, ratings, rules, selectors, stats
+from scoring import bulk, locks, matchdoc, ratings, rules, selectors, stats
 from scoring.models import (
     Circle,
     Event,
@@ -164,7 +164,7 @@ def match_start(
 
 
 def _locked(match: Match) -> Match:
-    return Match.objects.select_for_update().get(pk=match.pk)
+    return locks.match(match)  # a table's event first (the lock order)
 
 
 def _check(match: Match, tallies: Sequence[rules.Tally]) -> None:
@@ -603,15 +603,16 @@ def _result_save(
         ]
     )
     event_changed(match)
-    after = ratings.finish(match, sides)
-    if after != before:
-        ratings.follow(match, was_rated=before is not None)
+    # The statistics' rows, then the players' ratings (the lock order, scoring.locks).
     if appended is not None:
         rows, seats = appended
         seated = [(seat.player_id, seat.side_id) for seat in seats]
         stats.hand_appended(match, sides, rows, seated, status_before)
     else:
         stats.player_summaries_refresh(match)
+    after = ratings.finish(match, sides)
+    if after != before:
+        ratings.follow(match, was_rated=before is not None)
 
 
 def player_rename(*, player: Player, name: str) -> Player:
@@ -624,6 +625,9 @@ def player_rename(*, player: Player, name: str) -> Player:
     player.name = name
     try:
         with transaction.atomic():
+            # The lock order: the events they play in, their matches, then the player.
+            locks.events(Event.objects.filter(entrants__player=player))
+            locks.matches_in_order(Match.objects.filter(seats__player=player))
             player.save(update_fields=["name"])
             _names_changed(Match.objects.filter(seats__player=player))
             # And on the pages of the events they play in (their standings, the big screen).
@@ -662,6 +666,10 @@ def player_merge(*, source: Player, target: Player) -> Player:
             _("%(source)s and %(target)s played in the same event: they are two people.")
             % {"source": source.name, "target": target.name}
         )
+    # The lock order: both players' events, their matches, then the rows below them.
+    both = (source, target)
+    locks.events(Event.objects.filter(entrants__player__in=both))
+    locks.matches_in_order(Match.objects.filter(seats__player__in=both))
     Seat.objects.filter(player=source).update(player=target)
     EventPlayer.objects.filter(player=source).update(player=target)
     EventTable.objects.filter(bye=source).update(bye=target)

@@ -26,6 +26,7 @@ from django.http.response import HttpResponseBase
 from django.utils.functional import cached_property
 from django.utils.translation import gettext as _
 
+from scoring import locks
 from scoring.models import Circle, Event, Match, Membership, Player
 
 SESSION_KEY = "circle"
@@ -164,8 +165,9 @@ class Scope:
         return found
 
     def match(self, pk: Any, *, admin: bool = False, lock: bool = False) -> Match:
-        """`lock`: the match's row locked until the caller's transaction ends (a save)."""
-        matches = Match.objects.select_for_update(of=("self",)) if lock else Match.objects.all()
+        """`lock`: the match's row locked until the caller's transaction ends (a save), after
+        its event's when it is a table of one (the lock order, `scoring.locks`)."""
+        matches = locks.matches() if lock else Match.objects.all()
         return self._get(matches, pk, admin)
 
     def player(self, pk: Any, *, admin: bool = False) -> Player:

@@ -13,6 +13,7 @@ from typing import Any
 from django.contrib.auth.models import User
 from django.core.exceptions import ValidationError
 from django.db import DatabaseError, transaction
+from django.template.defaultfilters import filesizeformat
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -37,6 +38,12 @@ from scoring.sharing.exchange import ImportRefused
 FORMAT = "casino-event"
 VERSION = 1
 NAME_KEY_LENGTH = int(Player._meta.get_field("name_key").max_length or 0)
+# Limits of one event file, checked before any table is read (the upload form checks the size
+# too, before it reads the file): an import within them is written in a few seconds, so a few
+# at once do not hold up the site's workers. 300 tables: 40 players for 15 rounds, 128 for 4.
+MAX_IMPORT_BYTES = exchange.MAX_IMPORT_BYTES
+MAX_IMPORT_TABLES = 300
+MAX_IMPORT_HANDS = exchange.MAX_IMPORT_HANDS  # in all the tables together, as a match file's
 
 
 def event_json(event: Event) -> dict[str, Any]:
@@ -198,6 +205,8 @@ def event_import(
     """Create the event of an export file in `circle`: its players (by name, ignoring case, or
     added), rounds, tables (their matches as a match import makes them) and byes. Everything is
     checked first; one problem and nothing is stored (ImportRefused lists them)."""
+    if len(text.encode("utf-8", "surrogatepass")) > MAX_IMPORT_BYTES:
+        raise ImportRefused([too_large_message()])
     try:
         raw = matchdoc.parse_json(text)
     except DocumentError as error:
@@ -208,6 +217,21 @@ def event_import(
             [
                 _("This is not an event file of this app (its format is not %(format)s).")
                 % {"format": FORMAT}
+            ]
+        )
+    tables, hands = _size(raw.get("pairings"))
+    if tables > MAX_IMPORT_TABLES:
+        raise ImportRefused(
+            [
+                _("Tables in this event file: %(count)d. One import can hold at most %(limit)d.")
+                % {"count": tables, "limit": MAX_IMPORT_TABLES}
+            ]
+        )
+    if hands > MAX_IMPORT_HANDS:
+        raise ImportRefused(
+            [
+                _("Hands in this event file: %(count)d. One import can hold at most %(limit)d.")
+                % {"count": hands, "limit": MAX_IMPORT_HANDS}
             ]
         )
     if raw.get("version") != VERSION:
@@ -244,7 +268,13 @@ def event_import(
     event_rules = _read_rules(raw.get("rules"), problems, translate)
     entrants = _read_players(raw.get("players"), rounds or MAX_ROUNDS, problems)
     pairings = _read_pairings(
-        raw.get("pairings"), entrants, rounds or MAX_ROUNDS, problems, translate
+        raw.get("pairings"),
+        entrants,
+        rounds or MAX_ROUNDS,
+        problems,
+        translate,
+        fmt=fmt,
+        event_rules=event_rules,
     )
     if problems.messages:
         raise ImportRefused(problems.messages)
@@ -269,6 +299,25 @@ def event_import(
         raise ImportRefused(
             [_("The event could not be saved (%(detail)s).") % {"detail": error.__class__.__name__}]
         ) from error
+
+
+def too_large_message() -> str:
+    return _("This file is larger than %(limit)s, the most that can be imported at once.") % {
+        "limit": filesizeformat(MAX_IMPORT_BYTES)
+    }
+
+
+def _size(raw: Any) -> tuple[int, int]:
+    """The tables of a file's pairings and their hands, counted before any is read."""
+    tables = [
+        table
+        for item in (raw if isinstance(raw, list) else [])
+        if isinstance(item, dict) and isinstance(item.get("tables"), list)
+        for table in item["tables"]
+    ]
+    matches = [table.get("match") for table in tables if isinstance(table, dict)]
+    hands = [match.get("hands") for match in matches if isinstance(match, dict)]
+    return len(tables), sum(len(some) for some in hands if isinstance(some, list))
 
 
 def _read_players(raw: Any, rounds: int, problems: _Problems) -> list[tuple[str, int, int | None]]:
@@ -313,14 +362,21 @@ def _read_pairings(
     rounds: int,
     problems: _Problems,
     translate: Callable[[str], str],
+    *,
+    fmt: Any,
+    event_rules: Any,
 ) -> list[Pairing]:
+    """The rounds of a file, each as the app pairs one: tables of the event's rules, two sides
+    of the format's size, the players of that round (joined by then, not left), at most the
+    format's byes."""
     if not isinstance(raw, list) or len(raw) > rounds:
         problems.add(
             _("The event's pairings are not a list of at most %(count)d rounds.")
             % {"count": rounds}
         )
         return []
-    known = {name_key(name) for name, _joined, _left in entrants}
+    known = {name_key(name): (joined, left) for name, joined, left in entrants}
+    partners = fmt == Event.Format.PARTNERS
     read: list[Pairing] = []
     index = 0
     for number, item in enumerate(raw, start=1):
@@ -334,6 +390,8 @@ def _read_pairings(
         if not isinstance(raw_tables, list):
             problems.add(_("Round %(number)d has no list of tables.") % {"number": number})
             continue
+        if not raw_tables:
+            problems.add(_("Round %(number)d has no table.") % {"number": number})
         for table_number, table in enumerate(raw_tables, start=1):
             table = table if isinstance(table, dict) else {}
             try:
@@ -351,11 +409,8 @@ def _read_pairings(
                 index += 1
                 continue
             index += 1
-            if len(doc.sides) != 2:
-                problems.add(
-                    _("Round %(round)d, table %(table)d is not a table of two sides.")
-                    % {"round": number, "table": table_number}
-                )
+            for message in _table_problems(doc, partners=partners, event_rules=event_rules):
+                problems.add(message % {"round": number, "table": table_number})
             for names in doc.sides:
                 for player in names:
                     _seat(player, number, known, seated, problems)
@@ -364,19 +419,65 @@ def _read_pairings(
         if not isinstance(byes, list) or not all(isinstance(bye, str) for bye in byes):
             problems.add(_("Round %(number)d's byes are not a list of names.") % {"number": number})
             byes = []
+        if len(byes) > (3 if partners else 1):
+            if partners:
+                message = _("Round %(number)d has more than three byes.")
+            else:
+                message = _("Round %(number)d has more than one bye.")
+            problems.add(message % {"number": number})
         for bye in byes:
             _seat(bye, number, known, seated, problems)
         read.append((number, bool(item.get("time_called", False)), tables, list(byes)))
     return read
 
 
-def _seat(name: str, number: int, known: set[str], seated: set[str], problems: _Problems) -> None:
-    """A player at a table or with a bye in round `number`: one of the event's, once a round."""
+def _table_problems(doc: MatchDoc, *, partners: bool, event_rules: Any) -> list[str]:
+    """What keeps a table's match from being one the event paired (messages to fill in with
+    the round and the table): a match of the event's rules, from 0, two sides of the format's
+    size (one player a side, two for partners)."""
+    found = []
+    if event_rules is not None and doc.rules != event_rules:
+        found.append(_("Round %(round)d, table %(table)d is not played by the event's rules."))
+    size = 2 if partners else 1
+    if len(doc.sides) != 2 or any(len(side) != size for side in doc.sides):
+        if partners:
+            found.append(
+                _("Round %(round)d, table %(table)d is not a table of two sides of two players.")
+            )
+        else:
+            found.append(
+                _("Round %(round)d, table %(table)d is not a table of two players, one a side.")
+            )
+    if any(doc.start_totals):
+        found.append(_("Round %(round)d, table %(table)d does not start from 0."))
+    return found
+
+
+def _seat(
+    name: str,
+    number: int,
+    known: dict[str, tuple[int, int | None]],
+    seated: set[str],
+    problems: _Problems,
+) -> None:
+    """A player at a table or with a bye in round `number`: one of the event's, playing in that
+    round (joined by then and not left), once a round."""
     key = name_key(name)
+    joined, left = known.get(key, (0, None))
     if key not in known:
         problems.add(
             _("Round %(round)d: %(name)s is not a player of the event.")
             % {"round": number, "name": name}
+        )
+    elif number < joined:
+        problems.add(
+            _("Round %(round)d: %(name)s plays, but joins the event in round %(joined)d.")
+            % {"round": number, "name": name, "joined": joined}
+        )
+    elif left is not None and number >= left:
+        problems.add(
+            _("Round %(round)d: %(name)s plays, but left the event before round %(left)d.")
+            % {"round": number, "name": name, "left": left}
         )
     elif key in seated:
         problems.add(

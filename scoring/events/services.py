@@ -243,7 +243,12 @@ def time_call(*, event: Event) -> EventRound | None:
         return current
     current.time_called_at = timezone.now()
     current.save(update_fields=["time_called_at"])
-    matches = Match.objects.select_for_update().filter(event_table__round=current)
+    # The event is locked: its matches next, in id order (the lock order, scoring.locks).
+    matches = (
+        Match.objects.select_for_update(of=("self",))
+        .filter(event_table__round=current)
+        .order_by("pk")
+    )
     for match in matches:
         if match.is_open and match.last_hand is None:
             match.last_hand = match.hand_count + 1
