@@ -138,7 +138,8 @@ class TableView:
 
     @property
     def cache_key(self) -> str:
-        """What the table's rendered line depends on: its match in this version."""
+        """What the table's rendered line depends on: its match in this version (the template
+        adds its round's start, as a deleted event's numbers may come back)."""
         match = self.match
         return f"{self.table.pk}:{match.pk}.{match.version}" if match else f"{self.table.pk}:bye"
 
