@@ -55,6 +55,12 @@ class BadBytesMiddleware:
         if request.method == "POST" and request.content_type in self.FORM_TYPES:
             charset = (request.content_params or {}).get("charset", "utf-8").strip().lower()
             if charset not in self.CHARSETS:
+                # Nothing reads this body again: Django's error handler checks CSRF, which reads
+                # the form, and Django refuses a form not in UTF-8 with a BadRequest of its own,
+                # raised inside the handler (a 500). Marked as a form that could not be read,
+                # the body is an empty form to everyone after this, as Django does for a broken
+                # multipart body.
+                request._mark_post_parse_error()  # type: ignore[attr-defined]  # not in the stubs
                 raise BadRequest("a form in another charset than UTF-8")
         return self.get_response(request)
 
