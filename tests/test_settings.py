@@ -4,6 +4,7 @@ warning, gunicorn serving compressed hashed static files) and what several app s
 from __future__ import annotations
 
 import os
+import re
 import runpy
 import socket
 import subprocess
@@ -571,3 +572,43 @@ def test_the_production_environment_takes_no_django_variable_of_the_test_process
     environment = _production_environment(tmp_path)
     assert "DJANGO_ALLOW_ASYNC_UNSAFE" not in environment
     assert environment["DJANGO_DEBUG"] == "False"
+
+
+# --- the documents' lines for trying production mode ------------------------------------------
+
+
+def _local_trials(document: str) -> list[str]:
+    """The shell commands of `document` that run `make serve` with a secret key of their own: the
+    line a reader copies to try production mode on their machine (continued lines joined)."""
+    text = (ROOT / document).read_text()
+    commands = []
+    for block in re.findall(r"```sh\n(.*?)```", text, re.DOTALL):
+        for command in block.replace("\\\n", " ").splitlines():
+            if "make serve" in command and "DJANGO_SECRET_KEY=" in command:
+                commands.append(command)
+    return commands
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("document", ["README.md", "docs/DEPLOY.md"])
+def test_the_documented_local_trial_answers_plain_http_on_loopback(
+    document: str, monkeypatch: pytest.MonkeyPatch, settings: Any, client: Any
+) -> None:
+    """`make serve` with only the key and the hosts redirects http://localhost:8000/ to https,
+    which nothing serves there: the line the documents give for a local try must not."""
+    trials = _local_trials(document)
+    assert trials, f"{document} shows how to try production mode locally"
+    for command in trials:
+        assignments = dict(
+            re.findall(r"\b(DJANGO_\w+)=(\$\(.*?\)\)|'[^']*'|\"[^\"]*\"|\S+)", command)
+        )
+        assignments["DJANGO_SECRET_KEY"] = PRODUCTION["DJANGO_SECRET_KEY"]  # the $(...) it runs
+        loaded = load_settings(monkeypatch, DJANGO_DEBUG="False", **assignments)
+        settings.SECURE_SSL_REDIRECT = loaded["SECURE_SSL_REDIRECT"]
+        settings.ALLOWED_HOSTS = loaded["ALLOWED_HOSTS"]
+        response = client.get("/healthz", HTTP_HOST="localhost:8000")
+        assert response.status_code == 200, (
+            command,
+            response.status_code,
+            response.get("Location"),
+        )
