@@ -1,5 +1,6 @@
-"""Faults: the database failing in the middle of recording a hand, and two phones sending the
-same hand at the same moment to a live server."""
+"""Faults: the database failing in the middle of recording a hand, or at any statement of what
+the outbox and the polls ask (a 503 to retry, whichever middleware met it), and two phones
+sending the same hand at the same moment to a live server."""
 
 from __future__ import annotations
 
