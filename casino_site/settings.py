@@ -53,6 +53,8 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    # First: the database down, met by any middleware below or the view, is a 503 to retry.
+    "scoring.middleware.DatabaseDownMiddleware",
     "django.middleware.security.SecurityMiddleware",
     # An open board's poll that finds nothing new: 204 from one indexed read, before the rest.
     "scoring.watch.WatchMiddleware",
@@ -63,7 +65,8 @@ MIDDLEWARE = [
     "django.middleware.gzip.GZipMiddleware",
     # Before anything reads the session, the query or a form: NUL bytes and foreign charsets.
     "scoring.middleware.BadBytesMiddleware",
-    "django.contrib.sessions.middleware.SessionMiddleware",
+    # Django's, telling a session not saved for the database being down from one deleted.
+    "scoring.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
     "scoring.middleware.NoStoreMiddleware",

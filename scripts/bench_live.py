@@ -83,7 +83,7 @@ def _seed(boards: int, members: int, workdir: Path) -> dict[str, Any]:
         match.refresh_from_db()
         user, session = accounts[index % members]
         path = match.get_absolute_url()
-        prefix = f"{path}?watch={watch.token_for(user.pk, match.pk)}&since="
+        prefix = f"{path}?watch={watch.token_for(user.pk, match.pk, session)}&since="
         lines.append(f"{path} {prefix} {session} {match.version} {PRE_HANDS + 1}")
     (workdir / "boards.txt").write_text("\n".join(lines) + "\n")
     connections.close_all()

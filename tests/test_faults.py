@@ -1,8 +1,11 @@
-"""Faults: the database failing in the middle of recording a hand, and two phones sending the
-same hand at the same moment to a live server."""
+"""Faults: the database failing in the middle of recording a hand, or at any statement of what
+the outbox and the polls ask (a 503 to retry, whichever middleware met it), and two phones
+sending the same hand at the same moment to a live server."""
 
 from __future__ import annotations
 
+import datetime
+import re
 import threading
 import urllib.error
 import urllib.request
@@ -247,3 +250,156 @@ def test_the_health_check_says_503_with_retry_after_while_the_database_is_down(c
     assert response.status_code == 503
     assert int(response["Retry-After"]) > 0
     assert response.content == b"database unavailable"
+
+
+# --- the database down, whatever reads it first: the outbox's and the polls' answers -----------
+
+
+@contextmanager
+def _statement_fails(index: int) -> Iterator[list[str]]:
+    """The database goes away at statement number `index` (from 0) of what runs inside: it and
+    every later one fail as on a lost connection. Yields the statements seen; the first that
+    failed is marked "FAILED: "."""
+    seen: list[str] = []
+
+    def wrapper(execute: Callable[..., Any], sql: str, params: Any, many: bool, context: Any):
+        seen.append(sql)
+        if len(seen) - 1 >= index:
+            if len(seen) - 1 == index:
+                seen[-1] = f"FAILED: {sql}"
+            raise OperationalError("injected fault: connection to server lost")
+        return execute(sql, params, many, context)
+
+    with connection.execute_wrapper(wrapper):
+        yield seen
+
+
+def _poll(client: Client, url: str, since: int | str) -> Any:
+    return client.get(re.sub(r"since=\d+", f"since={since}", url), headers=HX)
+
+
+@pytest.fixture
+def sync_world(user: Any, players: list[Any]) -> dict[str, Any]:
+    """A signed-in phone (its browser, cookies and all) with a match open, a shared match, an
+    event and its big screen."""
+    from scoring.events import services as events
+    from scoring.sharing import links
+
+    client = Client(raise_request_exception=False)  # as gunicorn: the error handler answers
+    client.force_login(user)
+    match = services.match_start(
+        circle=user.personal_circle, rules=Rules.make("casino", target=99),
+        sides=[[players[0]], [players[1]]],
+    )  # fmt: skip
+    shared = links.share_link_create(match=match).share_token
+    names = ["Nia", "Oz", "Pim", "Rex"]
+    event = events.event_create(
+        circle=user.personal_circle, by=user, name="Friday", day=datetime.date(2026, 3, 6),
+        fmt="swiss", rules=Rules.make("casino"),
+        players=[services.player_create(circle=user.personal_circle, name=n) for n in names],
+    )  # fmt: skip
+    screen = links.share_link_create(match=event).share_token
+    return {
+        "client": client, "user": user, "match": match, "shared": shared, "event": event,
+        "screen": screen,
+    }  # fmt: skip
+
+
+def _board_poll(client: Client, page: str, poll_id: str) -> str:
+    html = client.get(page).content.decode()
+    found = re.search(rf'id="{poll_id}"[^>]*hx-get="([^"]+)"', html)
+    assert found, f"{page} polls"
+    return found.group(1).replace("&amp;", "&")
+
+
+def _requests(world: dict[str, Any]) -> dict[str, Callable[[], Any]]:
+    """Every request the outbox and the polls make, as the phone (or the big screen) sends it:
+    a poll that finds nothing new (204) and one that finds a change (the view's region)."""
+    client, match, event = world["client"], world["match"], world["event"]
+    board = _board_poll(client, match.get_absolute_url(), "board-poll")
+    event_poll = _board_poll(client, event.get_absolute_url(), "event-poll")
+    anonymous = Client(raise_request_exception=False)
+    shared = f"/shared/{world['shared']}/?since=0"
+    screen = f"/events/screen/{world['screen']}/?since=0"
+    hand_sync = reverse("scoring:hand-sync", args=[match.pk])
+    headers = {"Accept": "application/json", "X-CSRFToken": "x"}
+    match.refresh_from_db()
+    event.refresh_from_db()
+    return {
+        "hand sync": lambda: client.post(
+            hand_sync, {**HAND, "client_id": "phone-1", "account": str(world["user"].pk)},
+            headers=headers,
+        ),
+        "match sync": lambda: client.post(
+            reverse("scoring:match-sync"),
+            {"client_id": "phone-m", "variant": "casino", "layout": "2", "seat_0": "Ana",
+             "seat_1": "Ben", "first_dealer": "0", "target": "usual"},
+            headers=headers,
+        ),
+        "board poll, nothing new": lambda: _poll(client, board, match.version),
+        "board poll, a change": lambda: _poll(client, board, match.version - 1),
+        "event poll, nothing new": lambda: _poll(client, event_poll, event.version),
+        "event poll, a change": lambda: _poll(client, event_poll, event.version - 1),
+        "shared poll, nothing new": lambda: _poll(anonymous, shared, match.version),
+        "shared poll, a change": lambda: _poll(anonymous, shared, match.version - 1),
+        "big screen poll, nothing new": lambda: _poll(anonymous, screen, event.version),
+        "big screen poll, a change": lambda: _poll(anonymous, screen, event.version - 1),
+    }  # fmt: skip
+
+
+REQUESTS = [
+    "hand sync", "match sync", "board poll, nothing new", "board poll, a change",
+    "event poll, nothing new", "event poll, a change", "shared poll, nothing new",
+    "shared poll, a change", "big screen poll, nothing new", "big screen poll, a change",
+]  # fmt: skip
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.parametrize("name", REQUESTS)
+def test_the_database_down_at_any_statement_is_a_503_json_with_retry_after(
+    sync_world: dict[str, Any], name: str
+) -> None:
+    """Each statement the request runs fails in turn (the session's read, the account's, the
+    watch read, axes', the header's circle, the view's own, the session's save...): whichever
+    middleware or view meets the failure first, the answer is one the outbox and htmx can read
+    and retry, and nothing is stored. Then, the database back, the same request succeeds."""
+    send = _requests(sync_world)[name]
+    hands, matches = Hand.objects.count(), Match.objects.count()
+    answers = []
+    for index in range(60):
+        with _statement_fails(index) as statements:
+            response = send()
+        if len(statements) <= index:  # no statement failed: the database is "back"
+            break
+        failed = next(sql for sql in statements if sql.startswith("FAILED: "))
+        answers.append((failed[:90], response.status_code, response.get("Content-Type")))
+        assert response.status_code == 503, (failed, response.content[:300])
+        assert int(response["Retry-After"]) > 0
+        assert response.json()["state"] == "unavailable", failed
+        assert (Hand.objects.count(), Match.objects.count()) == (hands, matches), failed
+    else:
+        pytest.fail("the request never ran without a fault")
+    assert index > 0, "the request reads the database"
+    assert response.status_code in (200, 201, 204), response.content[:300]
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_database_down_while_a_page_is_made_is_a_503_page_with_retry_after(
+    sync_world: dict[str, Any],
+) -> None:
+    """A person's page (the board: the session, the account, the header's circle, the board's
+    reads, the language's cookie): a short page saying to try again, never the 500 page."""
+    client, match = sync_world["client"], sync_world["match"]
+    for index in range(80):
+        with _statement_fails(index) as statements:
+            response = client.get(match.get_absolute_url(), headers={"Accept": "text/html"})
+        if len(statements) <= index:
+            break
+        failed = next(sql for sql in statements if sql.startswith("FAILED: "))
+        assert response.status_code == 503, (failed, response.content[:300])
+        assert int(response["Retry-After"]) > 0
+        assert response["Content-Type"].startswith("text/html")
+        assert b"try again in a moment" in response.content
+    else:
+        pytest.fail("the page never came without a fault")
+    assert index > 3 and response.status_code == 200

@@ -6,18 +6,20 @@ from __future__ import annotations
 
 import io
 import logging
+import re
 import runpy
 from collections.abc import Iterator
 from datetime import timedelta
 from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
+from urllib.parse import quote
 
 import pytest
 from django.test import Client
 from django.urls import reverse
 
-from casino_site.log_masking import MaskShareTokens, mask_share_tokens
+from casino_site.log_masking import MASK, MaskShareTokens, mask_share_tokens
 
 ROOT = Path(__file__).resolve().parent.parent
 TOKEN = "pX3b9_Zq-7LmN0aQk2Rt5uVw8yA1cE4gH6jK9nPq3sU"  # what secrets.token_urlsafe(32) gives
@@ -255,3 +257,232 @@ def test_gunicorns_error_log_masks_too() -> None:
     log.exception("Error handling request %s", f"/shared/{TOKEN}/")
     assert "Error handling request /shared/***/" in stream.getvalue()
     assert TOKEN not in stream.getvalue()
+
+
+# --- every URL that carries a secret, in every log path --------------------------------------------
+
+# A signed value's shape (allauth's confirmation key, a watch token): letters, '-', '_' and ':'.
+SECRET = "WzEsMiwiYWIxMiJd:1uYb2c:Xk3vQ9zP0aLm7nRt5uVw8yA1cE4gH6jK"
+# The URL parameters that hold no secret: a game's name (the admin's pages, under /admin/, take
+# only a row's number or an app's label).
+NOT_SECRET = {"scoring:rules-variant": {"variant"}}
+# Query parameters that hold a secret: the board's and the event page's watch token.
+SECRET_QUERY = ["watch"]
+
+
+def _routes() -> Iterator[tuple[str, str | None, list[str]]]:
+    """(route, name, parameters that are not whole numbers) of every URL the site answers."""
+    from django.urls import URLPattern, URLResolver, get_resolver
+    from django.urls.converters import IntConverter
+
+    def walk(
+        resolver: URLResolver, prefix: str, namespace: str = ""
+    ) -> Iterator[tuple[str, str | None, list[str]]]:
+        for pattern in resolver.url_patterns:
+            if isinstance(pattern, URLResolver):
+                inner = f"{namespace}{pattern.namespace}:" if pattern.namespace else namespace
+                yield from walk(pattern, prefix + str(pattern.pattern), inner)
+            elif isinstance(pattern, URLPattern):
+                converters = getattr(pattern.pattern, "converters", {})
+                names = [
+                    name
+                    for name in pattern.pattern.regex.groupindex
+                    if not isinstance(converters.get(name), IntConverter)
+                ]
+                name = f"{namespace}{pattern.name}" if pattern.name else None
+                yield prefix + str(pattern.pattern), name, names
+
+    yield from walk(get_resolver(), "/")
+
+
+def _secret_paths() -> list[tuple[str, str]]:
+    """(name, path) of every named URL with a parameter that is not a number and not listed in
+    NOT_SECRET, the parameter filled with SECRET (a reset key is '<uidb36>-<key>')."""
+    paths = []
+    for route, name, parameters in _routes():
+        secret = [p for p in parameters if p not in NOT_SECRET.get(name or "", set())]
+        if not secret or route.startswith("/admin/"):
+            continue
+        assert name, f"{route} has a parameter and no name"
+        values = {p: ("2" if p == "uidb36" else SECRET) for p in parameters}
+        paths.append((name, reverse(name, kwargs=values)))
+    return paths
+
+
+def test_the_urls_with_a_secret_are_the_known_ones() -> None:
+    """A new URL with a token in it must be masked (or listed in NOT_SECRET): this names them."""
+    names = {name for name, _path in _secret_paths()}
+    assert names == {
+        "scoring:shared-match",
+        "scoring:event-screen",
+        "scoring:invite-join",
+        "account_confirm_email",
+        "account_reset_password_from_key",
+    }
+
+
+def _leaks(text: str) -> list[str]:
+    """The pieces of SECRET still in `text` (a signed value is three pieces, joined by ':')."""
+    return [piece for piece in SECRET.split(":") if piece in text]
+
+
+def _lines(path: str) -> list[str]:
+    """Every way a log line may hold `path`: the request line, a referer, a login page's `next`
+    (percent-encoded once, and twice when it goes through another page's `next`)."""
+    once = quote(path, safe="")
+    return [
+        f'"GET {path} HTTP/1.1" 200 512 "-"',
+        f'"GET {path}?since=4 HTTP/1.1" 204 0 "https://casino.example.com{path}"',
+        f'"GET /static/scoring/app.css HTTP/1.1" 200 9 "https://casino.example.com{path}"',
+        f"Not Found: {path}",
+        f'"GET /accounts/login/?next={once}&x=1 HTTP/1.1" 200',
+        f'"GET /accounts/signup/?next={quote("/accounts/login/?next=" + once, safe="")} HTTP/1.1"',
+    ]
+
+
+@pytest.mark.parametrize("name", sorted(name for name, _path in _secret_paths()))
+def test_every_url_with_a_secret_is_masked_in_every_shape_of_line(name: str) -> None:
+    path = dict(_secret_paths())[name]
+    for line in _lines(path):
+        masked = mask_share_tokens(line)
+        assert not _leaks(masked), (line, masked)
+        assert MASK in masked
+
+
+@pytest.mark.parametrize("parameter", SECRET_QUERY)
+def test_a_secret_in_the_query_is_masked_in_every_shape_of_line(parameter: str) -> None:
+    for path in ("/matches/12/", "/events/3/"):
+        for line in _lines(f"{path}?{parameter}={SECRET}&since=7"):
+            masked = mask_share_tokens(line)
+            assert not _leaks(masked), (line, masked)
+            assert "since" in masked  # only the secret goes
+
+
+def test_a_watch_token_the_board_renders_is_masked(user_client, casino_match) -> None:
+    """The token as the board's poll carries it (a real one), in its request line."""
+    html = user_client.get(casino_match.get_absolute_url()).content.decode()
+    found = re.search(r'id="board-poll"[^>]*hx-get="([^"]+)"', html)
+    assert found
+    url = found.group(1).replace("&amp;", "&")
+    named = re.search(r"watch=([^&]+)", url)
+    assert named
+    token = named.group(1)
+    masked = mask_share_tokens(f'"GET {url} HTTP/1.1" 204 0')
+    assert token not in masked and "watch=***&since=" in masked
+
+
+@pytest.mark.django_db
+def test_djangos_request_log_does_not_show_a_big_screen_token(captured: io.StringIO) -> None:
+    """A big screen whose link was never made is a 404, which Django logs with its path."""
+    response = Client().get(reverse("scoring:event-screen", args=[TOKEN]))
+    assert response.status_code == 404
+    log = captured.getvalue()
+    assert "Not Found: /events/screen/***/" in log and TOKEN not in log
+
+
+def test_gunicorns_access_log_masks_a_big_screen_and_a_watch_token() -> None:
+    log = _gunicorn_logger()
+    stream = io.StringIO()
+    for handler in log.access_log.handlers:
+        handler.setStream(stream)
+    screen = f"/events/screen/{TOKEN}/"
+    for path, query, referer in (
+        (screen, "since=3", "-"),
+        ("/static/scoring/app.css", "", f"https://casino.example.com{screen}"),
+        ("/matches/4/", f"watch={SECRET}&since=2", "https://casino.example.com/matches/4/"),
+    ):
+        environ = {
+            "REQUEST_METHOD": "GET",
+            "RAW_URI": f"{path}?{query}" if query else path,
+            "PATH_INFO": path,
+            "QUERY_STRING": query,
+            "SERVER_PROTOCOL": "HTTP/1.1",
+            "REMOTE_ADDR": "127.0.0.1",
+            "HTTP_REFERER": referer,
+            "HTTP_USER_AGENT": "phone",
+        }
+        response = SimpleNamespace(status="200 OK", sent=0, headers=[])
+        request = SimpleNamespace(headers=[("REFERER", referer)])
+        log.access(response, request, environ, timedelta(milliseconds=3))
+    lines = stream.getvalue()
+    assert '"GET /events/screen/***/?since=3 HTTP/1.1" 200' in lines
+    assert '"https://casino.example.com/events/screen/***/"' in lines
+    assert '"GET /matches/4/?watch=***&since=2 HTTP/1.1" 200' in lines
+    assert TOKEN not in lines and not _leaks(lines)
+
+
+# --- the proxy's access log (docs/DEPLOY.md's nginx maps) -------------------------------------
+
+
+def _nginx() -> tuple[dict[str, tuple[str, list[tuple[re.Pattern[str], str]], str]], str]:
+    """DEPLOY.md's nginx block: each `map $source $variable { "~regex" "value"; default $x; }`
+    (nginx takes the first regular expression that matches, "~*" ignoring case, and the value
+    replaces the whole variable) and the masked log_format."""
+    text = (ROOT / "docs" / "DEPLOY.md").read_text()
+    blocks = [b for b in re.findall(r"```nginx\n(.*?)```", text, re.DOTALL) if "log_format" in b]
+    assert len(blocks) == 1, "docs/DEPLOY.md shows the proxy's masked access log"
+    block = blocks[0]
+    maps = {}
+    for found in re.finditer(r"map \$(\w+)\s+\$(\w+)\s*\{(.*?)\n\}", block, re.DOTALL):
+        source, variable, body = found.groups()
+        rules = [
+            (
+                re.compile(rule.group(2), re.IGNORECASE if rule.group(1) else 0),
+                re.sub(r"\$(\d)", r"\\\1", rule.group(3)),
+            )
+            for rule in re.finditer(r'"~(\*?)([^"]+)"\s+"([^"]*)";', body)
+        ]
+        default = re.search(r"default\s+\$(\w+);", body)
+        assert rules and default, body
+        maps[variable] = (source, rules, default.group(1))
+    log_format = re.search(r"log_format masked (.*?);", block, re.DOTALL)
+    assert log_format
+    return maps, log_format.group(1)
+
+
+def _nginx_value(name: str, known: dict[str, str], maps: dict[str, Any]) -> str:
+    if name in known:
+        return known[name]
+    source, rules, default = maps[name]
+    value = _nginx_value(source, known, maps)
+    for pattern, replacement in rules:
+        if found := pattern.search(value):
+            return found.expand(replacement)
+    return _nginx_value(default, known, maps)
+
+
+def _uris(path: str) -> list[str]:
+    once = quote(path, safe="")
+    return [
+        path,
+        f"{path}?since=4",
+        f"/accounts/login/?next={once}&x=1",
+        f"/accounts/signup/?next={quote('/accounts/login/?next=' + once, safe='')}",
+    ]
+
+
+def test_the_proxys_log_format_writes_only_masked_addresses() -> None:
+    maps, log_format = _nginx()
+    assert "$masked_uri" in log_format and "$masked_referer" in log_format
+    for raw in ("$request_uri", "$http_referer", '"$request"', "$request "):
+        assert raw not in log_format
+    assert {"masked_uri", "masked_referer"} <= set(maps)
+
+
+@pytest.mark.parametrize(
+    "path",
+    [path for _name, path in sorted(_secret_paths())]
+    + [f"/matches/12/?{name}={SECRET}&since=7" for name in SECRET_QUERY],
+)
+def test_the_proxys_maps_mask_every_url_with_a_secret(path: str) -> None:
+    maps, _format = _nginx()
+    for uri in _uris(path):
+        for variable, known in (
+            ("masked_uri", {"request_uri": uri}),
+            ("masked_referer", {"http_referer": f"https://casino.example.com{uri}"}),
+        ):
+            masked = _nginx_value(variable, known, maps)
+            assert not _leaks(masked), (variable, uri, masked)
+            assert MASK in masked
+    plain = "/matches/12/?since=7"
+    assert _nginx_value("masked_uri", {"request_uri": plain}, maps) == plain

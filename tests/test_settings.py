@@ -4,6 +4,7 @@ warning, gunicorn serving compressed hashed static files) and what several app s
 from __future__ import annotations
 
 import os
+import re
 import runpy
 import socket
 import subprocess
@@ -11,6 +12,8 @@ import sys
 import time
 import urllib.error
 import urllib.request
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -433,9 +436,10 @@ def _free_port() -> int:
         return sock.getsockname()[1]
 
 
-@pytest.mark.slow
-def test_gunicorn_serves_pages_and_compressed_hashed_static_files(tmp_path: Path) -> None:
-    """What `make serve` does: collectstatic, migrate, gunicorn; on loopback, plain HTTP."""
+@contextmanager
+def _gunicorn(tmp_path: Path) -> Iterator[tuple[str, Path]]:
+    """What `make serve` does: collectstatic, migrate, gunicorn; on loopback, plain HTTP. Yields
+    the server's address and its log (the access log and the error log)."""
     environment = _production_environment(tmp_path)
     environment.update(DJANGO_ALLOWED_HOSTS="127.0.0.1", DJANGO_SECURE_SSL_REDIRECT="False")
     for arguments in (
@@ -459,39 +463,91 @@ def test_gunicorn_serves_pages_and_compressed_hashed_static_files(tmp_path: Path
         stderr=subprocess.STDOUT,
     )
     try:
-        home = _get_when_up(f"http://127.0.0.1:{port}/", server)
+        _get_when_up(f"http://127.0.0.1:{port}/healthz", server)
+        yield f"http://127.0.0.1:{port}", log
+    finally:
+        server.terminate()
+        server.wait(timeout=30)
+
+
+@pytest.mark.slow
+def test_gunicorn_serves_pages_and_compressed_hashed_static_files(tmp_path: Path) -> None:
+    with _gunicorn(tmp_path) as (base, log):
+        home = urllib.request.urlopen(f"{base}/", timeout=10)
         page = home.read().decode()
         assert "script-src 'self'" in home.headers["Content-Security-Policy"]
         css = next(part for part in page.split('"') if "/static/scoring/app." in part)
         assert css.endswith(".css") and css != "/static/scoring/app.css"  # hashed name
         request = urllib.request.Request(
-            f"http://127.0.0.1:{port}{css}", headers={"Accept-Encoding": "gzip"}
+            f"{base}{css}", headers={"Accept-Encoding": "gzip", "Referer": f"{base}/"}
         )
         with urllib.request.urlopen(request, timeout=10) as static:
             assert static.status == 200
             assert static.headers["Content-Encoding"] == "gzip"
             assert "immutable" in static.headers["Cache-Control"]
-        # A share link's token stays out of the access log, in the path and in the referer.
-        shared = f"http://127.0.0.1:{port}/shared/{SHARE_TOKEN}/"
-        request = urllib.request.Request(shared, headers={"Referer": shared})
-        with pytest.raises(urllib.error.HTTPError, match="404"):
-            urllib.request.urlopen(request, timeout=10)
+        # A share link's token stays out of the access log, in the path and in the referer; so
+        # does a big screen's, in its path and in the referer of the static files it loads.
+        for path in (f"/shared/{SHARE_TOKEN}/", f"/events/screen/{SHARE_TOKEN}/"):
+            request = urllib.request.Request(f"{base}{path}", headers={"Referer": base + path})
+            with pytest.raises(urllib.error.HTTPError, match="404"):
+                urllib.request.urlopen(request, timeout=10)
+        screen = f"{base}/events/screen/{SHARE_TOKEN}/"
+        request = urllib.request.Request(f"{base}{css}", headers={"Referer": screen})
+        with urllib.request.urlopen(request, timeout=10) as static:
+            assert static.status == 200
+        # A board's watch token, in its poll's query.
+        request = urllib.request.Request(
+            f"{base}/matches/1/?watch={CONFIRM_KEY}&since=3", headers={"HX-Request": "true"}
+        )
+        with urllib.request.urlopen(request, timeout=10) as poll:
+            assert poll.status == 200  # the login page: no session
         # So do the accounts' reset and verification keys (the pages answer a wrong key).
         for path in (
             f"/accounts/password/reset/key/{RESET_KEY}/",
             f"/accounts/confirm-email/{CONFIRM_KEY}/",
         ):
-            with urllib.request.urlopen(f"http://127.0.0.1:{port}{path}", timeout=10) as page:
+            with urllib.request.urlopen(f"{base}{path}", timeout=10) as page:
                 assert page.status == 200
-    finally:
-        server.terminate()
-        server.wait(timeout=30)
     written = log.read_text()
     assert '"GET /shared/***/ HTTP/1.1" 404' in written
+    assert '"GET /events/screen/***/ HTTP/1.1" 404' in written
+    assert '"http://127.0.0.1:' in written and '/events/screen/***/"' in written
+    assert '"GET /matches/1/?watch=***&since=3 HTTP/1.1" 302' in written
     assert SHARE_TOKEN not in written
     assert '"GET /accounts/password/reset/key/***/ HTTP/1.1" 200' in written
     assert '"GET /accounts/confirm-email/***/ HTTP/1.1" 200' in written
     assert RESET_KEY not in written and CONFIRM_KEY not in written
+    assert not any(piece in written for piece in CONFIRM_KEY.split(":"))
+
+
+@pytest.mark.slow
+def test_gunicorn_answers_a_form_in_another_charset_with_a_400(tmp_path: Path) -> None:
+    """An anonymous form posted in UTF-16 (the login page's, any other): a 400, never the 500
+    Django's error handler made of it by reading the form again."""
+    forms = [
+        ("/accounts/login/", "login=ana&password=x".encode("utf-16"), "charset=utf-16"),
+        ("/accounts/signup/", "username=ana".encode("utf-32"), "charset=utf-32"),
+        ("/language/", "language=es".encode("utf-16"), "charset=UTF-16"),
+    ]
+    statuses = []
+    with _gunicorn(tmp_path) as (base, log):
+        for path, body, charset in forms:
+            request = urllib.request.Request(
+                f"{base}{path}",
+                data=body,
+                headers={
+                    "Content-Type": f"application/x-www-form-urlencoded; {charset}",
+                    "Cookie": "csrftoken=" + "c" * 32,  # as the form's page set it
+                    "Referer": f"{base}{path}",
+                },
+            )
+            try:
+                urllib.request.urlopen(request, timeout=10)
+            except urllib.error.HTTPError as error:
+                statuses.append(error.code)
+    assert statuses == [400] * len(forms), log.read_text()[-3000:]
+    written = log.read_text()
+    assert "Internal Server Error" not in written and '" 500 ' not in written
 
 
 def _get_when_up(url: str, server: subprocess.Popen[bytes], seconds: float = 30) -> Any:
@@ -516,3 +572,43 @@ def test_the_production_environment_takes_no_django_variable_of_the_test_process
     environment = _production_environment(tmp_path)
     assert "DJANGO_ALLOW_ASYNC_UNSAFE" not in environment
     assert environment["DJANGO_DEBUG"] == "False"
+
+
+# --- the documents' lines for trying production mode ------------------------------------------
+
+
+def _local_trials(document: str) -> list[str]:
+    """The shell commands of `document` that run `make serve` with a secret key of their own: the
+    line a reader copies to try production mode on their machine (continued lines joined)."""
+    text = (ROOT / document).read_text()
+    commands = []
+    for block in re.findall(r"```sh\n(.*?)```", text, re.DOTALL):
+        for command in block.replace("\\\n", " ").splitlines():
+            if "make serve" in command and "DJANGO_SECRET_KEY=" in command:
+                commands.append(command)
+    return commands
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("document", ["README.md", "docs/DEPLOY.md"])
+def test_the_documented_local_trial_answers_plain_http_on_loopback(
+    document: str, monkeypatch: pytest.MonkeyPatch, settings: Any, client: Any
+) -> None:
+    """`make serve` with only the key and the hosts redirects http://localhost:8000/ to https,
+    which nothing serves there: the line the documents give for a local try must not."""
+    trials = _local_trials(document)
+    assert trials, f"{document} shows how to try production mode locally"
+    for command in trials:
+        assignments = dict(
+            re.findall(r"\b(DJANGO_\w+)=(\$\(.*?\)\)|'[^']*'|\"[^\"]*\"|\S+)", command)
+        )
+        assignments["DJANGO_SECRET_KEY"] = PRODUCTION["DJANGO_SECRET_KEY"]  # the $(...) it runs
+        loaded = load_settings(monkeypatch, DJANGO_DEBUG="False", **assignments)
+        settings.SECURE_SSL_REDIRECT = loaded["SECURE_SSL_REDIRECT"]
+        settings.ALLOWED_HOSTS = loaded["ALLOWED_HOSTS"]
+        response = client.get("/healthz", HTTP_HOST="localhost:8000")
+        assert response.status_code == 200, (
+            command,
+            response.status_code,
+            response.get("Location"),
+        )

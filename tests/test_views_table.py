@@ -85,15 +85,16 @@ def test_a_hand_number_taken_by_the_winning_hand_says_the_match_is_over(user_cli
 
 def test_an_unchanged_board_answers_204_without_rendering(user_client, casino_match, user):
     casino_match.refresh_from_db()
-    token = watch.token_for(user.pk, casino_match.pk)
+    token = watch.token_for(user.pk, casino_match.pk, user_client.session.session_key)
     url = f"{app_url('match', casino_match)}?watch={token}&since={casino_match.version}"
     with CaptureQueriesContext(connection) as queries:
         response = user_client.get(url, headers=HX)
     assert response.status_code == 204 and response.content == b""
-    # One read of the match joined to the membership: no session, no user, no sides or hands.
+    # One read of the match joined to the membership and the session (still open): no user, no
+    # sides or hands.
     assert len(queries) == 1
-    assert "scoring_membership" in queries[0]["sql"]
-    assert not any(name in queries[0]["sql"] for name in ("django_session", "auth_user", "hand"))
+    assert "scoring_membership" in queries[0]["sql"] and "django_session" in queries[0]["sql"]
+    assert not any(name in queries[0]["sql"] for name in ("auth_user", "hand"))
 
 
 def test_a_changed_board_sends_totals_turn_sheet_and_number_but_not_the_form(

@@ -97,7 +97,8 @@ def event_detail(request: ScopedRequest, pk: int) -> HttpResponse:
         # fresh token.
         token = request.GET.get("watch", "")
         if since == str(event.version) and (
-            watch.watcher(token, event.pk, salt=watch.EVENT_SALT) == request.user.pk
+            watch.watcher(token, event.pk, request.session.session_key, salt=watch.EVENT_SALT)
+            == request.user.pk
         ):
             return HttpResponse(status=204)
         context = _context(event, me=_me(request, event), organiser=organiser)

@@ -77,13 +77,14 @@ def form_once() -> SafeString:
 
 @register.simple_tag(takes_context=True)
 def watch_token(context: dict[str, Any], match: Any) -> str:
-    """The watch token of the reader's board of `match` (scoring/watch.py: its poll's 204 costs
-    one indexed read)."""
-    user = context["request"].user
-    if not user.is_authenticated:
+    """The watch token of the reader's board of `match` in this session (scoring/watch.py: its
+    poll's 204 costs one indexed read)."""
+    request = context["request"]
+    session_key = request.session.session_key
+    if not request.user.is_authenticated or not session_key:
         return ""
     salt = watch.EVENT_SALT if match._meta.model_name == "event" else watch.SALT
-    return watch.token_for(user.pk, match.pk, salt=salt)
+    return watch.token_for(request.user.pk, match.pk, session_key, salt=salt)
 
 
 @register.simple_tag

@@ -181,7 +181,8 @@ def match_detail(request: ScopedRequest, pk: int) -> HttpResponse:
         # answers are WatchMiddleware's 204, before this view. One that gets here unchanged has
         # a token too old (or none, or another account's): the board gets a fresh one.
         if since == str(match.version):
-            if watch.watcher(request.GET.get("watch", ""), match.pk) == request.user.pk:
+            token = request.GET.get("watch", "")
+            if watch.watcher(token, match.pk, request.session.session_key) == request.user.pk:
                 return HttpResponse(status=204)
             return render(request, f"{MATCH_TEMPLATE}#poll", {"match": match})
         if match.is_open:

@@ -3,6 +3,8 @@ each waiting hand is sent only in the session of the account that typed it, logg
 hands waiting asks what becomes of them, and every answer the hand could not get past ends in a
 state the board shows with a way out."""
 
+import itertools
+import time
 from typing import Any
 
 import pytest
@@ -267,16 +269,9 @@ def test_an_answer_that_is_not_json_leaves_a_hand_to_retry_or_discard(
         page.reload()
         expect(page.locator("[data-outbox]")).to_be_hidden()
         assert not Hand.objects.exists()
-    elif answer == "500":
-        expect(hand).to_contain_text("The server did not take it (error 500).")
-        page.wait_for_timeout(1500)  # never tried again by itself, never gone by itself
-        expect(hand).to_contain_text("Hand 1 could not be sent.")
-        page.unroute(SYNC)
-        hand.get_by_role("button", name="Try again").click()
-        expect(page.locator("[data-outbox]")).to_be_hidden()
-        expect(page.locator("[data-total]")).to_have_text(["4", "7"])
     else:
-        # A server that is down is tried again by itself after the Retry-After it named.
+        # A server that is down is tried again by itself after the Retry-After it named; a
+        # server error (a database coming back, a worker restarted) after a short wait too.
         expect(hand).to_contain_text("it is sent again by itself in a moment")
         page.unroute(SYNC)
         expect(page.locator("[data-outbox]")).to_be_hidden(timeout=5000)
@@ -306,6 +301,38 @@ def test_a_server_that_stays_down_is_not_tried_for_ever(
     page.wait_for_timeout(2500)
     assert len(tries) == count  # waits for "Try again" now
     expect(hand.get_by_role("button", name="Try again")).to_be_visible()
+
+
+def test_a_server_error_is_tried_a_few_times_waiting_longer_each_time(
+    new_page: Any, log_in: Any, start_match: Any
+) -> None:
+    """A 500 (before the 503 of a database that is down, a proxy's error page) is no refusal:
+    sent four times in all, 2, 4 and 8 s apart, then it waits for "Try again"."""
+    page = new_page(**NO_WORKER)
+    log_in(page)
+    start_match(page, ["Ana", "Ben"])
+    tries: list[float] = []
+
+    def broken(route: Any) -> None:
+        tries.append(time.monotonic())
+        route.fulfill(**HTML_ANSWERS["500"])
+
+    page.route(SYNC, broken)
+    _queue_offline(page, (30, 9))
+    _back_online(page)
+    hand = page.locator("[data-outbox-list] > li")
+    expect(hand).to_contain_text("it is sent again by itself in a moment")
+    expect(hand).to_contain_text("The server did not take it (error 500).", timeout=25_000)
+    assert len(tries) == 4
+    waits = [later - earlier for earlier, later in itertools.pairwise(tries)]
+    assert waits[0] >= 1.5 and waits[1] > waits[0] * 1.5 and waits[2] > waits[1] * 1.5, waits
+    page.wait_for_timeout(3000)
+    assert len(tries) == 4  # waits for "Try again" now
+    page.unroute(SYNC)
+    hand.get_by_role("button", name="Try again").click()
+    expect(page.locator("[data-outbox]")).to_be_hidden()
+    expect(page.locator("[data-total]")).to_have_text(["4", "7"])
+    assert Hand.objects.count() == 1
 
 
 def test_logging_out_without_signal_says_it_needs_signal_and_keeps_everything(

@@ -418,7 +418,8 @@ def test_your_table_on_the_home_page_and_the_event_page(user, user_client) -> No
 def test_the_event_poll_is_a_204_until_something_changes(user, user_client) -> None:
     event = make_event(user, "Ana Ben")
     event.refresh_from_db()
-    token = watch.token_for(user.pk, event.pk, salt=watch.EVENT_SALT)
+    session = user_client.session.session_key
+    token = watch.token_for(user.pk, event.pk, session, salt=watch.EVENT_SALT)
     url = f"{event.get_absolute_url()}?watch={token}&since={event.version}"
     assert user_client.get(url, headers=HX).status_code == 204
     events.round_pair(event=event, number=1)
@@ -426,7 +427,7 @@ def test_the_event_poll_is_a_204_until_something_changes(user, user_client) -> N
     assert response.status_code == 200
     assert 'id="event-live"' in response.content.decode()
     # Another account's token is no good.
-    wrong = watch.token_for(user.pk + 1, event.pk, salt=watch.EVENT_SALT)
+    wrong = watch.token_for(user.pk + 1, event.pk, session, salt=watch.EVENT_SALT)
     event.refresh_from_db()
     response = user_client.get(
         f"{event.get_absolute_url()}?watch={wrong}&since={event.version}", headers=HX

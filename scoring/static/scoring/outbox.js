@@ -984,16 +984,22 @@
     if ((response.headers.get("Content-Type") || "").indexOf("application/json") === -1) return Promise.resolve(null);
     return response.json().catch(function () { return null; });
   }
+  // A 500 may pass as well (a worker restarted, a database coming back behind a proxy's error
+  // page): sent ERROR_TRIES times in all, waiting twice as long each time, then "Try again".
+  var ERROR_TRIES = 4;
+  var BACKOFF_MS = 2000;
   function failed(entry, response, answer) {
     var status = response.status;
     entry.state = "failed";
     entry.status = status;
     entry.reason = status === 404 || (answer && answer.state === "gone") ? "gone" : "error";
-    entry.retryable = status === 502 || status === 503 || status === 504 || (response.ok && !answer);
     entry.tries = (entry.tries || 0) + 1;
+    entry.retryable = status === 502 || status === 503 || status === 504 || (response.ok && !answer) ||
+      (status === 500 && entry.tries < ERROR_TRIES);
     var named = response.headers.get("Retry-After");  // seconds (a date counts as none named)
     var wait = named === null || named.trim() === "" ? NaN : Number(named);
-    entry.retryAt = Date.now() + (wait >= 0 ? wait * 1000 : RETRY_MS);
+    var backoff = status === 500 ? BACKOFF_MS * Math.pow(2, entry.tries - 1) : RETRY_MS;
+    entry.retryAt = Date.now() + (wait >= 0 ? wait * 1000 : backoff);
   }
 
   // A match started without signal sent before its hands: the server starts it once (its id
