@@ -23,7 +23,7 @@ from django.db.models.functions import Coalesce, Lower
 from django.utils.translation import ngettext
 
 from scoring.circles import services as circles
-from scoring.models import Circle, Match, Membership, Player, Profile
+from scoring.models import Circle, Event, Match, Membership, Player, Profile
 
 ADMIN = Membership.Role.ADMIN
 
@@ -198,7 +198,10 @@ def _refusal(plan: DeletionPlan) -> ValidationError:
 
 
 def _circle_delete(circle: Circle) -> None:
-    """A circle nobody else is in, with its matches, players, statistics and invites."""
+    """A circle nobody else is in, with its club nights, matches, players, statistics and
+    invites. The events go first (their entries and byes hold the players), then the matches:
+    the one lock order (scoring/locks.py)."""
+    Event.objects.filter(circle_id=circle.pk).delete()
     Match.objects.filter(circle_id=circle.pk).delete()
     circle.delete()
 

@@ -271,6 +271,35 @@ def test_a_circle_where_the_account_is_alone_goes_with_it(user: Any, user_client
     assert not Match.objects.filter(pk=match.pk).exists()
 
 
+def test_a_circle_with_a_club_night_goes_with_it(user: Any, user_client: Client) -> None:
+    """The event's entries and byes hold its players: the events go first, then the matches
+    (the one lock order), then the circle."""
+    import datetime
+
+    from scoring.events import services as events
+    from scoring.models import Event, EventTable
+
+    circle = user.personal_circle
+    event = events.event_create(
+        circle=circle,
+        by=user,
+        name="Friday",
+        day=datetime.date.today(),
+        fmt="round_robin",
+        rules=Rules.make("casino"),
+        players=[],
+        new_names=["Ana", "Ben", "Cy"],  # three: a bye each round
+    )
+    events.round_pair(event=event, number=1, by=user)
+    assert EventTable.objects.filter(round__event=event, bye__isnull=False).exists()
+
+    assert _delete(user_client).status_code == 302
+
+    assert not Event.objects.filter(pk=event.pk).exists()
+    assert not Circle.objects.filter(pk=circle.pk).exists()
+    assert not Player.objects.filter(circle_id=circle.pk).exists()
+
+
 # --- what the page says, and when it refuses --------------------------------------------------------
 
 
