@@ -13,6 +13,7 @@ from django.contrib.sessions.models import Session
 from django.core import signing
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
+from django.urls import reverse
 from django.utils import timezone
 from helpers import FIRST_8, HX, shared_match
 
@@ -250,3 +251,19 @@ def test_since_none_is_no_204_for_a_refused_lookup(client, other_user, casino_ma
     token = watch.token_for(other_user.pk, casino_match.pk, client.session.session_key)
     url = f"{casino_match.get_absolute_url()}?watch={token}&since=None"
     assert client.get(url, headers=HX).status_code == 404
+
+
+@pytest.mark.django_db
+def test_a_poll_after_the_session_ended_takes_the_page_to_the_login(client, casino_match):
+    """htmx follows a redirect and would swap the login page into the board's hidden poll: the
+    answer tells it to take the whole page to the login, back to the board (not to the poll's
+    address with its token)."""
+    board = reverse("scoring:match", args=[casino_match.pk])
+    answer = client.get(
+        f"{board}?since=0&watch=x",
+        headers={"HX-Request": "true", "HX-Current-URL": f"http://testserver{board}"},
+    )
+    assert answer.status_code == 401  # htmx swaps nothing, and goes where HX-Redirect says
+    assert answer["HX-Redirect"] == f"{reverse('account_login')}?next={board}"
+    plain = client.get(board)  # without htmx: the login page, as before
+    assert plain.status_code == 302 and plain["Location"].startswith(reverse("account_login"))

@@ -15,13 +15,15 @@ from __future__ import annotations
 import functools
 from collections.abc import Callable
 from typing import Any, TypeVar, cast
+from urllib.parse import urlsplit
 
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.models import User
+from django.contrib.auth.views import redirect_to_login
 from django.core.exceptions import PermissionDenied
 from django.db import transaction
 from django.db.models import OuterRef, QuerySet, Subquery
-from django.http import Http404, HttpRequest
+from django.http import Http404, HttpRequest, HttpResponse
 from django.http.response import HttpResponseBase
 from django.utils.functional import cached_property
 from django.utils.translation import gettext as _
@@ -207,11 +209,32 @@ def scope_of(request: HttpRequest) -> Scope:
 
 
 def scoped(view: View) -> View:
-    """A private view: a login is needed, and `request.scope` is the account in its circle."""
+    """A private view: a login is needed, and `request.scope` is the account in its circle.
+
+    Signed out (a session ended), an htmx request is told to take the whole page to the login
+    (HX-Redirect, back to the page it came from): htmx would follow a plain redirect and swap the
+    login page into the part it asked for (a board's poll, a hand's form)."""
 
     @functools.wraps(view)
     def wrapper(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponseBase:
         request.scope = scope_of(request)  # type: ignore[attr-defined]
         return view(request, *args, **kwargs)
 
-    return login_required(wrapper)  # type: ignore[return-value]
+    guarded = login_required(wrapper)
+
+    @functools.wraps(view)
+    def entry(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponseBase:
+        if request.headers.get("HX-Request") and not request.user.is_authenticated:
+            login = redirect_to_login(_page_of(request))["Location"]
+            return HttpResponse(status=401, headers={"HX-Redirect": login})
+        return guarded(request, *args, **kwargs)
+
+    return entry  # type: ignore[return-value]
+
+
+def _page_of(request: HttpRequest) -> str:
+    """The page an htmx request was made from (its path on this site), else the request's."""
+    current = urlsplit(request.headers.get("HX-Current-URL", ""))
+    if current.path and current.netloc == request.get_host():
+        return current.path
+    return request.path
