@@ -949,6 +949,28 @@ class Evening(RuleBasedStateMachine):
                 expected.deleted = True
         self.phones = [phone for phone in self.phones if phone.person != "dee"]
 
+    @precondition(_have_matches)
+    @rule(data=st.data())
+    def session_ends(self, data: st.DataObject) -> None:
+        """A phone's session ends while a board is open: its poll and its next save take the
+        page to the login (nothing stored, no part of a page swapped for the login's); it signs in
+        again."""
+        expected, phone = self._open_match(data)
+        phone.client.logout()
+        board = app_url("match", expected.pk)
+        headers = {"HTTP_HX_REQUEST": "true", "HTTP_HX_CURRENT_URL": f"http://testserver{board}"}
+        poll = self._ask(phone, "get", f"{board}?since=0&watch=x", **headers)
+        assert poll.status_code == 401 and poll["HX-Redirect"].endswith(f"?next={board}")
+        before = Hand.objects.filter(match_id=expected.pk).count()
+        seed = data.draw(st.integers(0, 2**32 - 1), label="deal")
+        tallies = demo.random_hand(random.Random(seed), expected.sides, expected.rules.variant)
+        fields = _hand_fields(tallies, expected.rules.variant, len(expected.hands) + 1)
+        save = self._ask(phone, "post", app_url("hand-create", expected.pk), fields, **headers)
+        assert save.status_code == 401
+        assert Hand.objects.filter(match_id=expected.pk).count() == before
+        phone.client.force_login(self.users[phone.person])
+        phone.circle = self.users[phone.person].personal_circle.pk
+
     # --- what must hold after every step -------------------------------------------------------
 
     @invariant()
