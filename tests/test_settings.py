@@ -499,8 +499,9 @@ def test_gunicorn_serves_pages_and_compressed_hashed_static_files(tmp_path: Path
         request = urllib.request.Request(
             f"{base}/matches/1/?watch={CONFIRM_KEY}&since=3", headers={"HX-Request": "true"}
         )
-        with urllib.request.urlopen(request, timeout=10) as poll:
-            assert poll.status == 200  # the login page: no session
+        with pytest.raises(urllib.error.HTTPError, match="401") as poll:  # no session
+            urllib.request.urlopen(request, timeout=10)
+        assert CONFIRM_KEY not in poll.value.headers["HX-Redirect"]  # back to the board alone
         # So do the accounts' reset and verification keys (the pages answer a wrong key).
         for path in (
             f"/accounts/password/reset/key/{RESET_KEY}/",
@@ -512,7 +513,7 @@ def test_gunicorn_serves_pages_and_compressed_hashed_static_files(tmp_path: Path
     assert '"GET /shared/***/ HTTP/1.1" 404' in written
     assert '"GET /events/screen/***/ HTTP/1.1" 404' in written
     assert '"http://127.0.0.1:' in written and '/events/screen/***/"' in written
-    assert '"GET /matches/1/?watch=***&since=3 HTTP/1.1" 302' in written
+    assert '"GET /matches/1/?watch=***&since=3 HTTP/1.1" 401' in written
     assert SHARE_TOKEN not in written
     assert '"GET /accounts/password/reset/key/***/ HTTP/1.1" 200' in written
     assert '"GET /accounts/confirm-email/***/ HTTP/1.1" 200' in written
