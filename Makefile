@@ -37,8 +37,10 @@ lint: $(STAMP)
 	$(VENV)/bin/mypy
 	$(PY) manage.py makemigrations --check --dry-run
 
+# The whole suite on every core (pytest-xdist: each worker has its own test database and live
+# server), browser tests, migrations and the random evenings included.
 test: lint
-	$(PY) -m pytest
+	$(PY) -m pytest -n auto
 
 # The quick loop: no browser tests and none marked slow, on every core (pytest-xdist), the test
 # database made from the models (make test runs the migrations; make lint checks none is missing),
