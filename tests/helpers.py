@@ -134,3 +134,25 @@ def shared_match(owner: Any, member: Any) -> Any:
     Membership.objects.create(circle=circle, user=member, role="member")
     ana, ben = (services.player_create(circle=circle, name=name) for name in ("Ana", "Ben"))
     return services.match_start(circle=circle, rules=Rules.make("casino"), sides=[[ana], [ben]])
+
+
+def friday_club(user: Any, names: Any = ("Ana", "Ben", "Cy", "Dee"), **options: Any) -> Any:
+    """A Swiss club night of Casino in `user`'s own circle, its players made from `names`."""
+    import datetime
+
+    from scoring import services
+    from scoring.events import services as events
+    from scoring.rules import Rules
+
+    circle = user.personal_circle
+    players = [services.player_create(circle=circle, name=name) for name in names]
+    return events.event_create(
+        circle=circle,
+        by=user,
+        name="Friday club",
+        day=options.pop("day", datetime.date(2026, 12, 4)),
+        fmt=options.pop("fmt", "swiss"),
+        rules=options.pop("rules", Rules.make("casino")),
+        players=players,
+        **options,
+    )

@@ -15,7 +15,7 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 from django.utils import timezone
-from helpers import FIRST_8, HX, shared_match
+from helpers import FIRST_8, HX, friday_club, shared_match
 
 from scoring import services, watch
 from scoring.circles import services as circles
@@ -142,19 +142,7 @@ def _event_poll_url(client, event) -> str:
 
 @pytest.fixture
 def event(user):
-    from scoring.events import services as events
-
-    names = ["Nia", "Oz", "Pim", "Rex"]
-    players = [services.player_create(circle=user.personal_circle, name=n) for n in names]
-    return events.event_create(
-        circle=user.personal_circle,
-        by=user,
-        name="Friday club",
-        day=datetime.date(2026, 3, 6),
-        fmt="swiss",
-        rules=Rules.make("casino"),
-        players=players,
-    )
+    return friday_club(user, ["Nia", "Oz", "Pim", "Rex"], day=datetime.date(2026, 3, 6))
 
 
 @pytest.fixture(params=["match", "event"])

@@ -10,7 +10,6 @@ them after a second; taken in one order, the organiser waits for the event and g
 
 from __future__ import annotations
 
-import datetime
 import os
 import threading
 import time
@@ -21,7 +20,7 @@ import pytest
 from django.db import connection
 from django.test import Client
 from django.urls import reverse
-from helpers import FIRST_8, SECOND_8, at_once
+from helpers import FIRST_8, SECOND_8, at_once, friday_club
 
 from scoring import services
 from scoring.events import services as events
@@ -75,17 +74,7 @@ def collide(first: Callable[[], Any], second: Callable[[], Any]) -> list[Any]:
 @pytest.fixture
 def table(user: Any) -> Match:
     """The first table of round 1 of a Swiss event of four, one hand played."""
-    names = ("Ana", "Ben", "Cy", "Dee")
-    players = [services.player_create(circle=user.personal_circle, name=name) for name in names]
-    event = events.event_create(
-        circle=user.personal_circle,
-        by=user,
-        name="Friday club",
-        day=datetime.date(2026, 12, 4),
-        fmt="swiss",
-        rules=Rules.make("casino"),
-        players=players,
-    )
+    event = friday_club(user)
     made = events.round_pair(event=event, number=1, by=user)
     match = made.tables.exclude(match=None).order_by("number").first().match
     services.hand_record(match=match, number=1, tallies=FIRST_8)
