@@ -377,6 +377,8 @@
     return part;
   }
   function restoreServed(box, number) {
+    var entry = document.getElementById("entry");
+    if (entry) entry.hidden = false;
     if (sentSinceServed && Object.keys(served).length) {
       var note = document.querySelector("[data-offline-scored]");
       if (note) note.hidden = true;
@@ -447,7 +449,9 @@
       showTotals(E, rules, match, said, score, played);
       showSheet(said, scored);
       // Won on the phone: no hand after the deciding one (the server's board has no form then).
-      var entry = keepServed("entry");
+      // Only hidden, never kept as served: a copy put back would replace the form being typed in
+      // (the counts of a hand taken back, its number) with the one of when it was kept.
+      var entry = document.getElementById("entry");
       if (entry) entry.hidden = score.status === E.Status.WON;
       showNextTurn(E, rules, match, said, score, played);
       var note = document.querySelector("[data-offline-scored]");
