@@ -176,9 +176,10 @@
       var auth = box.querySelector("[data-outbox-auth]");
       if (auth) auth.hidden = !here.some(function (entry) { return entry.state === "auth"; });
       if (!form) return;
-      // The next hand typed here comes after the waiting ones.
+      // The next hand typed here comes after the waiting ones; not after one the server refused
+      // (a clash, a number past the next one): it is never stored.
       var number = form.querySelector("[name=number]");
-      var ahead = here.filter(function (entry) { return entry.state !== "conflict"; });
+      var ahead = here.filter(function (entry) { return entry.state !== "conflict" && entry.state !== "invalid"; });
       ahead.forEach(function (entry) {
         if (number && entry.number >= Number(number.value)) number.value = String(entry.number + 1);
       });
