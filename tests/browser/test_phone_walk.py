@@ -59,12 +59,12 @@ KINDS = (
     "double",
     *["offline"] * 2,
     *["online"] * 3,
-    "undo",
+    *["undo"] * 2,
     "reload",
-    *["resolve"] * 2,
+    *["resolve"] * 5,
     "waiting-page",
-    "take-back",
-    "discard-waiting",
+    *["take-back"] * 2,
+    *["discard-waiting"] * 3,
     *["rematch"] * 2,
 )
 # The phone's outbox as outbox.js keeps it (IndexedDB "casino-outbox"), in the order it sends.
@@ -190,7 +190,15 @@ class Walk:
         while kept != wanted and time.monotonic() < deadline:
             phone.page.wait_for_timeout(100)
             kept = self.outbox(phone)
-        assert kept == wanted, f"phone {phone.name}'s outbox: {kept} where the model has {wanted}"
+        if kept != wanted:
+            server = {m.pk: (m.hand_count, m.status) for m in Match.objects.all()}
+            model = {
+                pk: (len(g.hands), "open" if g.open else "won") for pk, g in self.games.items()
+            }
+            raise AssertionError(
+                f"phone {phone.name}'s outbox: {kept} where the model has {wanted} "
+                f"(the server's matches: {server}, the model's: {model})"
+            )
 
     # --- the steps ---------------------------------------------------------------------------------
 
@@ -553,7 +561,7 @@ def test_two_phones_walk_at_random_and_the_outbox_keeps_every_promise(
             walk.step()
         for each in phones:  # the end of the evening: both phones back online, all sent
             walk.do_online(each)
-        walk.check()
+            walk.check()
     except Exception as error:
         steps = "\n".join(walk.log)
         raise AssertionError(
