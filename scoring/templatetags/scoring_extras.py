@@ -21,6 +21,11 @@ CATEGORY_TAKEN = {
     # "the big casino (10♦)", "the ace of spades", ... (marked for translation in rules)
     **{card.category: gettext_lazy(card.taken) for card in rules.SPECIAL_CARDS},
     "sweeps": gettext_lazy("sweeps"),
+    # The other count-out steps (rules._count_out_steps): Finnish Kasino's point cards, Spade
+    # Casino's points pegged as they are taken, Swedish Kasino's last capture.
+    "point_cards": gettext_lazy("the point cards"),
+    "pegged": gettext_lazy("the points pegged during play"),
+    "last_capture": gettext_lazy("the last capture"),  # Swedish Kasino's last step
 }
 # A special card's symbol by its Tally field or ace letter: "big_casino" → "10♦", "S" → "A♠".
 CARD_SYMBOLS = {card.category: card.symbol for card in rules.CARDS.values()}
