@@ -23,6 +23,11 @@ next hand number is the next one, and the header's badge counts the phone's entr
 CASINO_PHONE_STEPS steps (25 in make test; make soak plays a long walk), CASINO_PHONE_SEED the
 seeds, comma-separated (one fixed seed by default). A failure prints its seed and the steps taken:
 CASINO_PHONE_SEED=<seed> replays it (the page's timing aside: a poll, the saved bar's ten seconds).
+
+The walk was seen to fail on faults put into outbox.js on purpose: a saved hand not forgotten
+(sent again), a queued hand numbered one past the form, "Keep mine" sent under the old number, a
+discarded waiting hand leaving the later ones their numbers (this one needs a long walk: 100
+steps of seed 22). A change to the outbox is worth the same test: break it, see the walk fail.
 """
 
 from __future__ import annotations
