@@ -58,12 +58,20 @@ test-fast: $(STAMP)
 EVENINGS ?= 10000
 EVENING_STEPS ?= 40
 SOAK_REPORT ?= $(CURDIR)/.soak/evenings
+# Then the phone's side (tests/browser/test_phone_walk.py): two phones in Chromium, PHONE_STEPS
+# random steps for each of PHONE_SEEDS; prints each walk's steps by kind and its time, and a
+# failure's seed and steps.
+PHONE_STEPS ?= 400
+PHONE_SEEDS ?= 1,2,3,4
 soak: $(STAMP)
 	mkdir -p $(dir $(SOAK_REPORT)) && rm -f $(SOAK_REPORT).*.json
 	CASINO_EVENINGS=$(EVENINGS) CASINO_EVENING_STEPS=$(EVENING_STEPS) \
 		CASINO_EVENING_SHARDS=$$(nproc) CASINO_EVENINGS_REPORT=$(SOAK_REPORT) \
 		$(PY) -m pytest -q -p no:cacheprovider -n auto tests/test_evenings.py; status=$$?; \
-	$(PY) tests/evenings_report.py $(SOAK_REPORT); exit $$status
+	$(PY) tests/evenings_report.py $(SOAK_REPORT); \
+	CASINO_PHONE_STEPS=$(PHONE_STEPS) CASINO_PHONE_SEED=$(PHONE_SEEDS) \
+		$(PY) -m pytest -q -s -p no:cacheprovider tests/browser/test_phone_walk.py || status=1; \
+	exit $$status
 
 # Refresh the catalogues after changing texts (needs Debian's gettext), translate what is new
 # in locale/*/LC_MESSAGES/django.po, then compile; the compiled .mo files are committed.

@@ -647,6 +647,10 @@ def hand_preview(
         )
     )
     hands = [[t.as_rules_tally() for t in hand.tallies.all()] for hand in stored]
+    if number > len(hands) + 1:
+        # A form out of date (hands undone on another phone meanwhile): no such hand to score;
+        # its save says what to do.
+        return None, False
     if number <= len(hands):
         hands[number - 1] = list(tallies)
     else:

@@ -165,6 +165,17 @@ def test_preview_shows_points_without_saving(user_client, casino_match):
     assert not Hand.objects.exists()
 
 
+def test_preview_of_a_form_past_the_next_hand_scores_nothing(user_client, casino_match):
+    """A form out of date (hands undone on another phone since it was shown) previews hand 3 of
+    a match of none: nothing to score, not a 500 (found by the phones' random walk)."""
+    response = user_client.post(
+        app_url("hand-preview", casino_match), {**TYPICAL, "number": "3"}, headers=HX
+    )
+    assert response.status_code == 200
+    assert "+7" not in response.content.decode()
+    assert not Hand.objects.exists()
+
+
 def test_preview_without_javascript_renders_the_page(user_client, casino_match):
     response = user_client.post(app_url("hand-create", casino_match), {**TYPICAL, "preview": "1"})
     body = response.content.decode()

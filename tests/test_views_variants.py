@@ -7,7 +7,7 @@ import pytest
 from django.urls import reverse
 from helpers import app_url
 
-from scoring import selectors, services
+from scoring import rules, selectors, services
 from scoring.models import Match, PlayerStat
 from scoring.rules import Rules
 
@@ -145,3 +145,17 @@ def test_statistics_count_last_captures_and_jacks_over_their_own_games(user, pla
     assert (ana.most_spades, ben.most_spades) == (1, 0)
     stats = selectors.player_stats(players[0])
     assert (stats.last_capture, stats.jack_of_spades) == (1.0, 1.0)
+
+
+@pytest.mark.parametrize("variant", [str(variant) for variant in rules.Variant])
+def test_every_count_out_step_has_words_for_the_board(variant: str) -> None:
+    """A count-out decided at a step of several categories (Spade Casino's "pegged", Finnish
+    Kasino's "point_cards") is told in words, as every other step: the board of a Spade Casino
+    match won that way answered 500 (KeyError: 'pegged'; found by the phones' random walk)."""
+    from scoring.templatetags.scoring_extras import outcome_text
+
+    for step, _categories in rules._count_out_steps(rules.Variant(variant)):
+        text = outcome_text("count-out", step, "Ana", 61, 61)
+        assert (
+            text.startswith("Counting out, Ana reached 61 first (with ") and "(with )" not in text
+        )

@@ -230,3 +230,43 @@ def test_a_board_the_member_lost_is_forgotten_once_asked_for_online(
     assert response is not None and response.status == 404
     _not_served_offline(page, url)
     assert match.get_absolute_url() not in page.evaluate(KEPT_PAGES)[f"casino-pages-{ana.pk}"]
+
+
+def test_a_hand_the_server_refused_does_not_push_the_next_hands_number(
+    new_page: Any, log_in: Any, start_match: Any, enter_hand: Any, live_server: Any
+) -> None:
+    """A waiting hand refused when sent (hand 2, after the other phone undid hand 1) is never
+    stored: the next hand typed here is hand 1 again, not hand 3 (which the server would refuse
+    too, and every hand after it). Found by the random walk (tests/browser/test_phone_walk.py)."""
+    first = new_page()
+    ana = log_in(first)
+    url = start_match(first, ["Ana", "Ben"])
+    _controlled(first)
+    second = new_page()
+    second.goto(f"{live_server.url}/accounts/login/")
+    second.fill("#id_login", ana.username)
+    second.fill("#id_password", "casino-pass-1")
+    second.click("form.stack button[type=submit]")
+    second.wait_for_url(f"{live_server.url}/matches/")
+    second.goto(url)
+    enter_hand(second, 30, 9, ("10D", "AS"))  # hand 1: Ana 7, Ben 4
+    expect(second.locator("[data-total]")).to_have_text(["7", "4"])
+    first.reload()
+    expect(first.locator("#id_number")).to_have_value("2")
+
+    first.context.set_offline(True)
+    _offline_hand(first, 27, 7)  # hand 2, waiting
+    second.get_by_role("button", name="Undo").click()  # meanwhile hand 1 is undone there
+    expect(second.locator("[data-total]")).to_have_text(["0", "0"])
+    first.context.set_offline(False)
+    first.evaluate("window.dispatchEvent(new Event('online'))")
+    waiting = first.locator("[data-outbox-list] > li")
+    expect(waiting).to_contain_text("Hand 2 was not recorded:")
+    first.evaluate("window.casinoApp.refreshBoard()")
+    expect(first.locator("[data-total]")).to_have_text(["0", "0"])
+    expect(first.locator("#id_number")).to_have_value("1")
+    expect(first.locator(".turn-hand")).to_have_text("Hand 1")
+    enter_hand(first, 20, 4)  # saved as hand 1, with the refused one still listed
+    expect(first.locator("[data-hand-saved]")).to_contain_text("Hand 1 saved")
+    assert list(Hand.objects.values_list("number", flat=True)) == [1]
+    expect(waiting).to_have_count(1)

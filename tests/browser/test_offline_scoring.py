@@ -161,3 +161,25 @@ def test_the_last_waiting_hand_can_be_fixed_or_discarded_offline(
     match = Match.objects.get()
     assert [side.total for side in match.sides.order_by("position")] == [12, 10]
     assert match.hands.count() == 2
+
+
+def test_the_only_waiting_hand_taken_back_keeps_its_counts_and_number_in_the_form(
+    page: Any, log_in: Any, start_match: Any
+) -> None:
+    """Undo of the one hand waiting puts the board the server rendered back: the totals, the
+    turn, the sheet, but not an old copy of the form over the counts just put back in it (found
+    by the random walk, tests/browser/test_phone_walk.py: the form came back empty, as hand 2)."""
+    _offline_from_the_first_hand(page, log_in, start_match)
+    _hand(page, 30, 9, ("10D", "AS"))  # Ana 7, Ben 4
+    waiting = page.locator("[data-outbox-list] > li")
+    waiting.get_by_role("button", name="Undo").click()
+    expect(waiting).to_have_count(0)
+    expect(page.locator("[data-total]")).to_have_text(["0", "0"])
+    expect(page.locator("#id_number")).to_have_value("1")
+    expect(page.locator("#id_cards_0")).to_have_value("30")
+    expect(page.locator("#id_spades_0")).to_have_value("9")
+    page.fill("#id_cards_0", "27")
+    page.click("button.save")  # queued again as hand 1, with the counts fixed
+    expect(waiting).to_have_count(1)
+    expect(waiting).to_contain_text("Hand 1: waiting to be sent")
+    expect(page.locator("[data-total]")).to_have_text(["7", "4"])

@@ -176,9 +176,10 @@
       var auth = box.querySelector("[data-outbox-auth]");
       if (auth) auth.hidden = !here.some(function (entry) { return entry.state === "auth"; });
       if (!form) return;
-      // The next hand typed here comes after the waiting ones.
+      // The next hand typed here comes after the waiting ones; not after one the server refused
+      // (a clash, a number past the next one): it is never stored.
       var number = form.querySelector("[name=number]");
-      var ahead = here.filter(function (entry) { return entry.state !== "conflict"; });
+      var ahead = here.filter(function (entry) { return entry.state !== "conflict" && entry.state !== "invalid"; });
       ahead.forEach(function (entry) {
         if (number && entry.number >= Number(number.value)) number.value = String(entry.number + 1);
       });
@@ -377,6 +378,8 @@
     return part;
   }
   function restoreServed(box, number) {
+    var entry = document.getElementById("entry");
+    if (entry) entry.hidden = false;
     if (sentSinceServed && Object.keys(served).length) {
       var note = document.querySelector("[data-offline-scored]");
       if (note) note.hidden = true;
@@ -452,7 +455,9 @@
       showTotals(E, rules, match, said, score, played);
       showSheet(said, scored);
       // Won on the phone: no hand after the deciding one (the server's board has no form then).
-      var entry = keepServed("entry");
+      // Only hidden, never kept as served: a copy put back would replace the form being typed in
+      // (the counts of a hand taken back, its number) with the one of when it was kept.
+      var entry = document.getElementById("entry");
       if (entry) entry.hidden = score.status === E.Status.WON;
       showNextTurn(E, rules, match, said, score, played);
       var note = document.querySelector("[data-offline-scored]");
