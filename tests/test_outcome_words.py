@@ -279,7 +279,8 @@ def _total(tables: dict, match_rules: Rules) -> int:
     return tables[match_rules]["match"].sides.get(position=0).total
 
 
-# The file: Finnish Kasino from 14–13, Ana reaches 16 first with the point cards.
+# The file whose board answered 500: Finnish Kasino from 14–13, Ana reaches 16 first with the
+# point cards.
 FINNISH_POINT_CARDS = (
     '{"format":"casino-score/1","rules":{"variant":"finnish"},"sides":[{"players":["Ana"]},'
     '{"players":["Ben"]}],"start_totals":[14,13],"hands":[{"tallies":[{"cards":20,"spades":4,'
