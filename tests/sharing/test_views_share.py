@@ -166,7 +166,8 @@ def test_scoreboard_offers_to_create_a_share_link(user_client, casino_match):
 
 def test_share_panel_is_the_owners_only(client, other_user, casino_match):
     url = app_url("share-panel", casino_match)
-    assert client.get(url, headers=HX).status_code == 302  # to the login page
+    signed_out = client.get(url, headers=HX)  # the page, not the panel, to the login
+    assert signed_out.status_code == 401 and "login" in signed_out["HX-Redirect"]
     client.force_login(other_user)
     assert client.get(url, headers=HX).status_code == 404
 
