@@ -98,6 +98,8 @@ class Sent:
     fields: dict[str, str]
     broken: bool
     first: dict[str, Any]
+    # Stored under its client id (and not undone since): a resend is told it is saved.
+    stored: bool = False
 
 
 @dataclass
@@ -162,6 +164,8 @@ def _spoiled(tallies: list[rules.Tally]) -> list[rules.Tally]:
 
 
 TOTAL = re.compile(r'data-total="(\d)">(-?\d+)<')
+# A request that opens a match or an event (and so makes its circle the current one).
+OPENED = re.compile(r"^/(matches|events)/(\d+)/")
 # The 409 page's "Keep mine as hand N" form, and the fields it posts.
 KEEP_MINE = re.compile(r"data-clash-keep>(.*?)</form>", re.S)
 FIELD = re.compile(r'name="([^"]+)" value="([^"]*)"')
@@ -216,6 +220,17 @@ class Evening(RuleBasedStateMachine):
         response = call(url, data or {}, **extra)
         assert response.status_code < 500, (method, url, data, response.status_code)
         REACHED["requests"] += 1
+        # Opening a match (or a club night) makes its circle the phone's current one, even when
+        # the member may not do what was asked (403); not when it is not theirs to see (404).
+        opened = OPENED.match(url)
+        if opened and response.status_code != 404 and phone.person != "anonymous":
+            kind, pk = opened.group(1), int(opened.group(2))
+            if kind == "events":
+                circle = Event.objects.filter(pk=pk).values_list("circle_id", flat=True).first()
+            else:
+                circle = next((m.circle for m in self.matches if m.pk == pk), None)
+            if circle is not None and self._is_member(phone.person, circle):
+                phone.circle = circle
         return response
 
     def _join(self, person: str) -> None:
@@ -433,7 +448,10 @@ class Evening(RuleBasedStateMachine):
                 REACHED[f"clash {how} {'with' if keep else 'without'} keep mine"] += 1
         if how == "sync":
             first = self._json(answer)
-            expected.sent[fields["client_id"]] = Sent(number, tallies, fields, broken, first)
+            stored = answer.status_code in (200, 201) and first.get("state") == "saved"
+            expected.sent[fields["client_id"]] = Sent(
+                number, tallies, fields, broken, first, stored=stored and fresh
+            )
         self.touched.add(expected.pk)
 
     @precondition(_have_matches)
@@ -512,9 +530,13 @@ class Evening(RuleBasedStateMachine):
         again = self._json(answer)
         fresh = number == len(expected.hands) + 1 and expected.open and not sent.broken
         same = not sent.broken and expected.hands[number - 1 : number] == [tallies]
-        if fresh:  # refused the first time, the match open again since (an Undo, a fix)
+        if sent.stored:  # its hand, fixed since or not, is the one the client id names
+            assert again["state"] == "saved" and again["number"] == number, (sent.first, again)
+            assert Hand.objects.filter(match_id=expected.pk).count() == before
+        elif fresh:  # refused the first time (or undone since), the match open again
             assert answer.status_code == 201, again
             expected.hands.append(tallies)
+            sent.stored = True
         elif same:
             assert again["state"] == "saved" and again["number"] == number, (sent.first, again)
             assert Hand.objects.filter(match_id=expected.pk).count() == before
@@ -537,6 +559,9 @@ class Evening(RuleBasedStateMachine):
         answer = self._ask(phone, "post", app_url("hand-delete", expected.pk), fields)
         assert answer.status_code == 302
         expected.hands.pop()
+        for sent in expected.sent.values():
+            if sent.number > len(expected.hands):
+                sent.stored = False  # its hand is gone: a resend is a new send
         self.touched.add(expected.pk)
 
     @precondition(lambda self: any(m.hands and not m.deleted for m in self.matches))
