@@ -216,30 +216,16 @@ def test_gunicorns_access_log_masks_the_path_the_request_line_and_the_referer() 
 def test_gunicorns_access_log_masks_a_reset_key_and_the_page_it_leads_to() -> None:
     """A logged reset key opens the form that sets the account's password, for whoever reads the
     log: the request for it, and the set-password page's request with it as referer."""
-    log = _gunicorn_logger()
-    stream = io.StringIO()
-    for handler in log.access_log.handlers:
-        handler.setStream(stream)
     key_path = f"/accounts/password/reset/key/{RESET_KEY}/"
-    for path, referer in (
-        (key_path, "https://mail.example.com/"),
-        ("/accounts/password/reset/key/2-set-password/", f"https://casino.example.com{key_path}"),
-        (f"/accounts/confirm-email/{CONFIRM_KEY}/", "-"),
-    ):
-        environ = {
-            "REQUEST_METHOD": "GET",
-            "RAW_URI": path,
-            "PATH_INFO": path,
-            "QUERY_STRING": "",
-            "SERVER_PROTOCOL": "HTTP/1.1",
-            "REMOTE_ADDR": "127.0.0.1",
-            "HTTP_REFERER": referer,
-            "HTTP_USER_AGENT": "phone",
-        }
-        response = SimpleNamespace(status="200 OK", sent=0, headers=[])
-        request = SimpleNamespace(headers=[("REFERER", referer)])
-        log.access(response, request, environ, timedelta(milliseconds=3))
-    lines = stream.getvalue()
+    lines = _access_lines(
+        (key_path, "", "https://mail.example.com/"),
+        (
+            "/accounts/password/reset/key/2-set-password/",
+            "",
+            f"https://casino.example.com{key_path}",
+        ),
+        (f"/accounts/confirm-email/{CONFIRM_KEY}/", "", "-"),
+    )
     assert '"GET /accounts/password/reset/key/***/ HTTP/1.1" 200 0 "https://mail' in lines
     assert (
         '"GET /accounts/password/reset/key/***/ HTTP/1.1" 200 0 '
@@ -381,30 +367,12 @@ def test_djangos_request_log_does_not_show_a_big_screen_token(captured: io.Strin
 
 
 def test_gunicorns_access_log_masks_a_big_screen_and_a_watch_token() -> None:
-    log = _gunicorn_logger()
-    stream = io.StringIO()
-    for handler in log.access_log.handlers:
-        handler.setStream(stream)
     screen = f"/events/screen/{TOKEN}/"
-    for path, query, referer in (
+    lines = _access_lines(
         (screen, "since=3", "-"),
         ("/static/scoring/app.css", "", f"https://casino.example.com{screen}"),
         ("/matches/4/", f"watch={SECRET}&since=2", "https://casino.example.com/matches/4/"),
-    ):
-        environ = {
-            "REQUEST_METHOD": "GET",
-            "RAW_URI": f"{path}?{query}" if query else path,
-            "PATH_INFO": path,
-            "QUERY_STRING": query,
-            "SERVER_PROTOCOL": "HTTP/1.1",
-            "REMOTE_ADDR": "127.0.0.1",
-            "HTTP_REFERER": referer,
-            "HTTP_USER_AGENT": "phone",
-        }
-        response = SimpleNamespace(status="200 OK", sent=0, headers=[])
-        request = SimpleNamespace(headers=[("REFERER", referer)])
-        log.access(response, request, environ, timedelta(milliseconds=3))
-    lines = stream.getvalue()
+    )
     assert '"GET /events/screen/***/?since=3 HTTP/1.1" 200' in lines
     assert '"https://casino.example.com/events/screen/***/"' in lines
     assert '"GET /matches/4/?watch=***&since=2 HTTP/1.1" 200' in lines
@@ -486,3 +454,26 @@ def test_the_proxys_maps_mask_every_url_with_a_secret(path: str) -> None:
             assert MASK in masked
     plain = "/matches/12/?since=7"
     assert _nginx_value("masked_uri", {"request_uri": plain}, maps) == plain
+
+
+def _access_lines(*requests: tuple[str, str, str]) -> str:
+    """What gunicorn's access log writes for these (path, query, referer) requests."""
+    log = _gunicorn_logger()
+    stream = io.StringIO()
+    for handler in log.access_log.handlers:
+        handler.setStream(stream)
+    for path, query, referer in requests:
+        environ = {
+            "REQUEST_METHOD": "GET",
+            "RAW_URI": f"{path}?{query}" if query else path,
+            "PATH_INFO": path,
+            "QUERY_STRING": query,
+            "SERVER_PROTOCOL": "HTTP/1.1",
+            "REMOTE_ADDR": "127.0.0.1",
+            "HTTP_REFERER": referer,
+            "HTTP_USER_AGENT": "phone",
+        }
+        response = SimpleNamespace(status="200 OK", sent=0, headers=[])
+        request = SimpleNamespace(headers=[("REFERER", referer)])
+        log.access(response, request, environ, timedelta(milliseconds=3))
+    return stream.getvalue()

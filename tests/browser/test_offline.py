@@ -131,13 +131,7 @@ def test_a_hand_taken_meanwhile_by_another_phone_is_a_conflict_to_resolve(
     ana = log_in(first)
     url = start_match(first, ["Ana", "Ben"])
     _controlled(first)
-    second = new_page()
-    second.goto(f"{live_server.url}/accounts/login/")
-    second.fill("#id_login", ana.username)
-    second.fill("#id_password", "casino-pass-1")
-    second.click("form.stack button[type=submit]")
-    second.wait_for_url(f"{live_server.url}/matches/")
-    second.goto(url)
+    second = _second_phone(new_page, live_server, ana, url)
 
     first.context.set_offline(True)
     _offline_hand(first, 30, 9, ("10D", "AS"))  # Ana 7, Ben 4, waiting
@@ -242,13 +236,7 @@ def test_a_hand_the_server_refused_does_not_push_the_next_hands_number(
     ana = log_in(first)
     url = start_match(first, ["Ana", "Ben"])
     _controlled(first)
-    second = new_page()
-    second.goto(f"{live_server.url}/accounts/login/")
-    second.fill("#id_login", ana.username)
-    second.fill("#id_password", "casino-pass-1")
-    second.click("form.stack button[type=submit]")
-    second.wait_for_url(f"{live_server.url}/matches/")
-    second.goto(url)
+    second = _second_phone(new_page, live_server, ana, url)
     enter_hand(second, 30, 9, ("10D", "AS"))  # hand 1: Ana 7, Ben 4
     expect(second.locator("[data-total]")).to_have_text(["7", "4"])
     first.reload()
@@ -270,3 +258,15 @@ def test_a_hand_the_server_refused_does_not_push_the_next_hands_number(
     expect(first.locator("[data-hand-saved]")).to_contain_text("Hand 1 saved")
     assert list(Hand.objects.values_list("number", flat=True)) == [1]
     expect(waiting).to_have_count(1)
+
+
+def _second_phone(new_page: Any, live_server: Any, account: Any, url: str) -> Any:
+    """Another phone of the same account, signed in through the form, on the page `url`."""
+    second = new_page()
+    second.goto(f"{live_server.url}/accounts/login/")
+    second.fill("#id_login", account.username)
+    second.fill("#id_password", "casino-pass-1")
+    second.click("form.stack button[type=submit]")
+    second.wait_for_url(f"{live_server.url}/matches/")
+    second.goto(url)
+    return second
