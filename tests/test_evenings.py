@@ -63,7 +63,8 @@ from scoring.models import Event, EventPlayer, EventTable, Hand, Match, Membersh
 from scoring.models import Tally as TallyRow
 from scoring.ratings import recompute as ratings_recompute
 
-pytestmark = [pytest.mark.django_db]
+# Whole evenings take tens of seconds: make test and make soak play them, not make test-fast.
+pytestmark = [pytest.mark.django_db, pytest.mark.slow]
 
 # The short budget of make test, and the soak's (make soak sets these).
 EVENINGS = int(os.environ.get("CASINO_EVENINGS", "12"))
