@@ -190,8 +190,13 @@
 
   // The header's badge: without signal, and how many hands wait, which leads to the list of
   // every one of them (outbox.html), across matches.
+  // Drawn again only when what it says changes: a status region rebuilt on every render is
+  // announced again, and a link replaced under a finger loses the tap.
   function showBadge(badge, count) {
     var offline = navigator.onLine ? "" : badge.dataset.textOffline;
+    var shown = [offline, count, window.location.pathname].join("|");
+    if (badge.dataset.shown === shown) return;
+    badge.dataset.shown = shown;
     badge.textContent = offline;
     if (count) {
       var said = format(badge.dataset.textWaiting, { count: count });
