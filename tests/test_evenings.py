@@ -1155,7 +1155,7 @@ SHARDS = int(os.environ.get("CASINO_EVENING_SHARDS", "1"))
 @pytest.mark.parametrize("shard", range(SHARDS))
 def test_random_evenings(shard: int) -> None:
     """Whole evenings through the app keep every promise above (the soak splits its evenings
-    into shards, one per core)."""
+    into shards, shared out over the cores)."""
     REACHED.clear()
     try:
         run_state_machine_as_test(
