@@ -1,6 +1,7 @@
 import json
 import os
 import sys
+import unittest
 from pathlib import Path
 
 import pytest
@@ -11,6 +12,7 @@ from hypothesis import HealthCheck, settings
 for room in ("accounts", "circles", "events", "sharing"):
     sys.path.insert(0, str(Path(__file__).resolve().parent / room))
 
+from helpers import QUICK_EXAMPLES  # noqa: E402  (after the paths above)
 
 # Every property test's settings but its number of examples, set once. No deadline: a shared
 # machine is slow at times, and a property test is about what, not how fast. In CI every run
@@ -21,9 +23,11 @@ settings.register_profile(
     suppress_health_check=[HealthCheck.too_slow],
     derandomize=bool(os.environ.get("CI")),
 )
-# make test-fast, the quick loop, tries fewer examples of the properties that do not set their
-# own number; make test and CI try the full number.
-settings.register_profile("casino-quick", settings.get_profile("casino"), max_examples=25)
+# make test-fast, the quick loop, tries fewer examples: each property sets its number through
+# helpers.examples(), which this profile caps; make test and CI try the full number.
+settings.register_profile(
+    "casino-quick", settings.get_profile("casino"), max_examples=QUICK_EXAMPLES
+)
 settings.load_profile(os.environ.get("CASINO_HYPOTHESIS", "casino"))
 
 SCORING_EXAMPLES = Path(__file__).resolve().parent / "data" / "scoring_examples.json"
@@ -78,6 +82,17 @@ def fast_password_hashing(settings):
 
 
 @pytest.fixture(autouse=True)
+def language_back_to_english():
+    """A request in another language activates it in the thread that made it (LocaleMiddleware
+    sets it and nothing sets it back): the next test in the same process would start in it."""
+    yield
+    from django.conf import settings as django_settings
+    from django.utils import translation
+
+    translation.activate(django_settings.LANGUAGE_CODE)
+
+
+@pytest.fixture(autouse=True)
 def mail_limits_start_afresh(request, django_db_blocker):
     """allauth's mail limits count in the database's cache table: a test's rollback forgets the
     counts, but a test that commits (a live server, threads) would leave them to the next."""
@@ -104,3 +119,47 @@ def ana_with_email(user):
     user.save(update_fields=["email"])
     EmailAddress.objects.create(user=user, email=user.email, verified=True, primary=True)
     return user
+
+
+# CI's second pass runs on PostgreSQL (.ci/run). What it can show that SQLite cannot is how the
+# database behaves: locks, types, lengths. So there only the tests that open a connection run,
+# and of the browser suite (which drives the same pages, already walked on SQLite) the flows that
+# meet a lock. CASINO_ALL_TESTS=1 runs everything on any database.
+BROWSER_ON_EVERY_DATABASE = {"test_casino_match.py", "test_double_tap.py", "test_outbox_clash.py"}
+DATABASE_FIXTURES = {"db", "transactional_db", "live_server", "django_db_reset_sequences"}
+
+
+def opens_a_connection(item: pytest.Item) -> bool:
+    browser = "browser" in Path(str(item.path)).parts
+    if browser:
+        return Path(str(item.path)).name in BROWSER_ON_EVERY_DATABASE
+    if isinstance(getattr(item, "cls", None), type) and issubclass(item.cls, unittest.TestCase):
+        return True  # hypothesis' state machines (bad input, files) open theirs themselves
+    names = set(getattr(item, "fixturenames", ()))
+    return item.get_closest_marker("django_db") is not None or bool(names & DATABASE_FIXTURES)
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    from django.conf import settings as django_settings
+
+    engine = django_settings.DATABASES["default"]["ENGINE"]
+    if "sqlite" in engine or os.environ.get("CASINO_ALL_TESTS"):
+        return
+    kept = [item for item in items if opens_a_connection(item)]
+    if len(kept) < len(items):
+        config.hook.pytest_deselected(items=[item for item in items if item not in kept])
+        items[:] = kept
+
+
+def pytest_report_header(config: pytest.Config) -> str | None:
+    from django.conf import settings as django_settings
+
+    if "sqlite" in django_settings.DATABASES["default"]["ENGINE"]:
+        return None
+    if os.environ.get("CASINO_ALL_TESTS"):
+        return "database tests: all (CASINO_ALL_TESTS)"
+    return (
+        "database tests: only those that open a connection, and of the browser suite "
+        + ", ".join(sorted(BROWSER_ON_EVERY_DATABASE))
+        + " (CASINO_ALL_TESTS=1 runs all)"
+    )

@@ -1,16 +1,31 @@
 """Small builders shared by the tests."""
 
 import io
+import os
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from typing import Any, TypeVar
 from unittest import mock
 
 from django.core.management import call_command
-from django.db import connection
+from django.db import connection, transaction
 from django.urls import reverse
 
 from scoring.rules import Tally
+
+# make test-fast loads the casino-quick profile (tests/conftest.py): each property tries at most
+# this many examples there.
+QUICK_EXAMPLES = 25
+
+
+def examples(full: int) -> int:
+    """A property's number of examples: `full` in make test and CI, fewer in the quick loop (a
+    test's own max_examples overrides any profile, so the count goes through here)."""
+    if os.environ.get("CASINO_HYPOTHESIS") == "casino-quick":
+        return min(full, QUICK_EXAMPLES)
+    return full
+
 
 # The header htmx sends with every request it makes: a view answers it with a part of the page.
 HX = {"HX-Request": "true"}
@@ -156,3 +171,19 @@ def friday_club(user: Any, names: Any = ("Ana", "Ben", "Cy", "Dee"), **options: 
         players=players,
         **options,
     )
+
+
+@contextmanager
+def built_once(django_db_blocker: Any) -> Iterator[None]:
+    """Rows built once for a whole module of tests, as Django's setUpTestData does: they stay in
+    a transaction rolled back after the module's last test, and each test runs in a savepoint
+    inside it (pytest-django's django_db), so what one test changes the next never sees."""
+    with django_db_blocker.unblock():
+        atomic = transaction.atomic()
+        atomic.__enter__()
+    try:
+        yield
+    finally:
+        with django_db_blocker.unblock():
+            transaction.set_rollback(True)
+            atomic.__exit__(None, None, None)

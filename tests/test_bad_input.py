@@ -18,6 +18,7 @@ import pytest
 from django.apps import apps
 from django.contrib.auth import get_user_model
 from django.urls import reverse
+from helpers import examples
 from hypothesis import event, given, settings
 from hypothesis import strategies as st
 from hypothesis.extra.django import TestCase
@@ -33,7 +34,7 @@ pytestmark = pytest.mark.slow  # left out of make test-fast; make test runs it
 
 INVALID = object()
 FORM = "application/x-www-form-urlencoded"  # any field name or value survives the trip
-BAD_INPUT = settings(max_examples=120)
+BAD_INPUT = settings(max_examples=examples(120))
 JUNK = st.one_of(
     st.sampled_from(
         [

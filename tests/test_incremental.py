@@ -10,6 +10,7 @@ from unittest import mock
 
 import pytest
 from django.contrib.auth import get_user_model
+from helpers import examples
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from hypothesis.extra.django import TestCase
@@ -91,7 +92,7 @@ def _statistics(owner) -> dict:
 
 
 class IncrementalIsAFullRescore(TestCase):
-    @settings(max_examples=40)
+    @settings(max_examples=examples(40))
     @given(
         setups=st.lists(SETUPS, min_size=1, max_size=3),
         steps=st.lists(st.tuples(st.integers(0, 2), OPERATION, st.integers(0, 10**6)), max_size=30),

@@ -12,6 +12,7 @@ from collections import Counter
 from collections.abc import Iterator, Mapping, Sequence
 
 import pytest
+from helpers import examples
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -167,7 +168,7 @@ def test_swiss_beyond_the_planned_rounds_and_out_of_turn():
 
 
 @given(st.integers(2, 17), st.randoms(use_true_random=False))
-@settings(max_examples=40)
+@settings(max_examples=examples(40))
 def test_round_robin_every_pair_meets_once(count, rng):
     players = rng.sample(range(1, 1000), count)
     history: list[Played] = []
@@ -203,7 +204,7 @@ def test_round_robin_round_one_is_the_circle():
 
 
 @given(st.integers(3, 12), st.randoms(use_true_random=False))
-@settings(max_examples=40)
+@settings(max_examples=examples(40))
 def test_round_robin_field_changes(count, rng):
     """Departures keep the schedule's tables among the players present; from a late arrival's
     first round on, the rounds are paired without repeats."""
@@ -348,7 +349,7 @@ def run_swiss(count: int, rounds: int, rng: random.Random, exact: bool, most: in
 
 @pytest.mark.slow
 @given(swiss_events(most=10))
-@settings(max_examples=60)
+@settings(max_examples=examples(60))
 def test_swiss_against_the_brute_force_oracle(event):
     """n <= 10: the bye, no repeat, least score distance and top-down order, all exact."""
     count, rounds, rng = event
@@ -356,7 +357,7 @@ def test_swiss_against_the_brute_force_oracle(event):
 
 
 @given(swiss_events(most=14))
-@settings(max_examples=40)
+@settings(max_examples=examples(40))
 def test_swiss_events_up_to_fourteen(event):
     count, rounds, rng = event
     run_swiss(count, rounds, rng, exact=False, most=14)
@@ -413,7 +414,7 @@ def test_swiss_deterministic():
 @given(
     st.integers(4, 13), st.integers(1, 6), st.integers(0, 2**31), st.randoms(use_true_random=False)
 )
-@settings(max_examples=50)
+@settings(max_examples=examples(50))
 def test_partners(count, rounds, seed, rng):
     players = list(range(1, count + 1))
     history: list[Played] = []
@@ -485,7 +486,7 @@ def swiss_positions(draw):
 
 @pytest.mark.slow
 @given(swiss_positions())
-@settings(max_examples=300)
+@settings(max_examples=examples(300))
 def test_swiss_any_position_against_the_brute_force_oracle(position):
     ranked, scores, history = position
     if not history:
@@ -578,7 +579,7 @@ def run_changing(fmt: str, count: int, rounds: int, changes, seed: int) -> list[
 
 
 @given(changing_events())
-@settings(max_examples=200)
+@settings(max_examples=examples(200))
 def test_every_format_seats_the_field_and_shares_the_byes_as_it_changes(event):
     run_changing(*event)
 

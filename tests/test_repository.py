@@ -93,3 +93,16 @@ def test_every_document_the_project_names_is_in_the_repository() -> None:
         document: sorted(by) for document, by in named.items() if not (ROOT / document).is_file()
     }
     assert missing == {}
+
+
+def test_every_property_takes_its_number_of_examples_through_the_profile() -> None:
+    """make test-fast's quick profile can only shorten a property whose count goes through
+    helpers.examples(): a test's own literal max_examples overrides every profile."""
+    literal = re.compile(r"max_examples=\d")
+    found = [
+        f"{path.relative_to(ROOT)}:{number}"
+        for path in sorted((ROOT / "tests").rglob("*.py"))
+        for number, line in enumerate(path.read_text().splitlines(), 1)
+        if literal.search(line) and "register_profile" not in line
+    ]
+    assert found == []

@@ -13,6 +13,7 @@ from collections.abc import Sequence
 
 import pytest
 from django.core.management import call_command
+from helpers import examples
 from helpers import tally as side
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -1080,7 +1081,7 @@ def expected_sweep_points(
     return raw
 
 
-PROPERTY_SETTINGS = settings(max_examples=250)
+PROPERTY_SETTINGS = settings(max_examples=examples(250))
 
 
 @PROPERTY_SETTINGS
@@ -1214,7 +1215,7 @@ def perturbed_hands(draw: st.DrawFn) -> tuple[Tally, ...]:
     return tuple(Tally(**entry) for entry in tallies)
 
 
-@settings(max_examples=300)
+@settings(max_examples=examples(300))
 @given(tallies=perturbed_hands())
 def test_validate_accepts_exactly_the_hands_that_add_up(tallies: tuple[Tally, ...]) -> None:
     problems = rules.validate(tallies, len(tallies))

@@ -13,6 +13,7 @@ import random
 from collections.abc import Sequence
 
 import pytest
+from helpers import examples
 from helpers import tally as side
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -281,7 +282,7 @@ def played(
     return kept
 
 
-PROPERTY_SETTINGS = settings(max_examples=300)
+PROPERTY_SETTINGS = settings(max_examples=examples(300))
 
 
 @PROPERTY_SETTINGS

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 import pytest
-from helpers import tally
+from helpers import examples, tally
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
@@ -866,7 +866,7 @@ def net_sweeps(match_rules: Rules, tallies: Sequence[Tally], before: Sequence[in
     return raw
 
 
-PROPERTY_SETTINGS = settings(max_examples=200)
+PROPERTY_SETTINGS = settings(max_examples=examples(200))
 
 
 @st.composite
@@ -1027,7 +1027,7 @@ def variant_fields_fit(tallies: Sequence[Tally], variant: str) -> bool:
     return not last and not jacks
 
 
-@settings(max_examples=300)
+@settings(max_examples=examples(300))
 @given(data=st.data())
 def test_property_validate_accepts_exactly_the_possible_hands(data: st.DataObject) -> None:
     variant = data.draw(st.sampled_from(["swedish", "finnish", "spade", "casino"]))

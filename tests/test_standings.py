@@ -5,6 +5,7 @@ from __future__ import annotations
 import itertools
 
 import pytest
+from helpers import examples
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -198,7 +199,7 @@ KEYS = ("match_points", "head_to_head", "difference", "opponents", "scored")
 
 
 @given(events(), st.booleans())
-@settings(max_examples=150)
+@settings(max_examples=examples(150))
 def test_total_order_and_permutation_invariance(event, swiss):
     players, results, byes, rng = event
     rows = standings(players, results, byes, swiss=swiss)

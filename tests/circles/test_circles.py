@@ -17,7 +17,7 @@ from django.http import Http404
 from django.test import Client, override_settings
 from django.test.utils import CaptureQueriesContext
 from django.urls import include, path, reverse
-from helpers import HX, app_url
+from helpers import HX, app_url, examples
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from hypothesis.extra.django import TestCase
@@ -671,7 +671,7 @@ class AnySequenceKeepsTheRules(TestCase):
     against a model of the rules: a circle never ends without an admin, and nobody but an admin
     changes anyone's membership."""
 
-    @settings(max_examples=40)
+    @settings(max_examples=examples(40))
     @given(
         start=st.lists(st.sampled_from([ADMIN, MEMBER, None]), min_size=3, max_size=3),
         steps=st.lists(

@@ -16,7 +16,7 @@ from django.contrib.messages import get_messages
 from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
-from helpers import HX, at_once
+from helpers import HX, at_once, examples
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from hypothesis.extra.django import TestCase
@@ -633,7 +633,7 @@ class NoSequenceBreaksAnInvitesLimits(TestCase):
     the invite is active, at most `max_uses` accounts join, and a member joining again changes
     nothing."""
 
-    @settings(max_examples=60)
+    @settings(max_examples=examples(60))
     @given(
         days=st.sampled_from(invites.DAYS_CHOICES),
         max_uses=st.one_of(st.none(), st.integers(1, 4)),

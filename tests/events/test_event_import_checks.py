@@ -18,6 +18,7 @@ from django.core.exceptions import ValidationError
 from django.test import Client
 from django.urls import reverse
 from django.utils import translation
+from helpers import examples
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from hypothesis.extra.django import TestCase
@@ -472,7 +473,7 @@ class Choices:
 
 @pytest.mark.slow
 class AnyChangedEventFile(TestCase):
-    @settings(max_examples=200)
+    @settings(max_examples=examples(200))
     @given(
         base=st.sampled_from(list(BUILDERS)),
         changes=st.lists(MUTATIONS, min_size=1, max_size=3),
