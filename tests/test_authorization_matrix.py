@@ -17,12 +17,13 @@ from typing import Any
 import pytest
 from django.apps import apps
 from django.conf import settings
+from django.contrib.auth import get_user_model
 from django.db.models import Model
 from django.http import HttpResponse
 from django.shortcuts import resolve_url
 from django.test import Client
 from django.urls import URLPattern, URLResolver, get_resolver, reverse
-from helpers import FIRST_8
+from helpers import FIRST_8, built_once
 
 from scoring import services
 from scoring.circles import invites
@@ -133,9 +134,15 @@ def build_world(owner: Any, other: Any, name: str, opponent_name: str) -> World:
     return World(owner, other, match, player, opponent, invite, event, table)
 
 
-@pytest.fixture
-def world(user: Any, other_user: Any) -> World:
-    return build_world(user, other_user, OWNER_MARK, "Yusuf")
+@pytest.fixture(scope="module")
+def world(django_db_setup: None, django_db_blocker: Any) -> Iterator[World]:
+    """One world for every route of the matrix (built once, rolled back after the last test)."""
+    with built_once(django_db_blocker):
+        with django_db_blocker.unblock():
+            owner = get_user_model().objects.create_user(username="ana")
+            other = get_user_model().objects.create_user(username="mallory")
+            built = build_world(owner, other, OWNER_MARK, "Yusuf")
+        yield built
 
 
 def kwarg_values(world: World) -> dict[str | tuple[str, str], Any]:

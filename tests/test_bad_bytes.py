@@ -7,12 +7,15 @@ stored. PostgreSQL is where this shows (it refuses NUL in text and integers past
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import Any
 from urllib.parse import urlencode
 
 import pytest
+from django.contrib.auth import get_user_model
 from django.test import Client
 from django.urls import NoReverseMatch
+from helpers import built_once
 from test_authorization_matrix import (
     ROUTES,
     Route,
@@ -35,12 +38,19 @@ KEYS = (
     "side_0_cards", "side_0_spades", "pk", "language", "csrfmiddlewaretoken", "once",
 )  # fmt: skip
 NUL = "a\x00b"
+User = get_user_model()
 NAMED = [route for route in ROUTES if route.name is not None]  # the admin's catch-all has none
 
 
-@pytest.fixture
-def world(user: Any, other_user: Any) -> World:
-    return build_world(user, other_user, "Ana", "Ben")
+@pytest.fixture(scope="module")
+def world(django_db_setup: None, django_db_blocker: Any) -> Iterator[World]:
+    """One world for the module's six hundred tests (built once, rolled back after the last)."""
+    with built_once(django_db_blocker):
+        with django_db_blocker.unblock():
+            owner = User.objects.create_user(username="ana")
+            other = User.objects.create_user(username="mallory")
+            built = build_world(owner, other, "Ana", "Ben")
+        yield built
 
 
 def url_for(route: Route, world: World, **override: Any) -> str:
