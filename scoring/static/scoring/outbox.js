@@ -14,10 +14,6 @@
 // the next dealer, the winner; the server scores them again when they arrive. Each waiting hand belongs to the account that typed it and is sent only in
 // that account's session; the pages kept belong to an account too. Every answer but "saved" ends
 // in a state the board shows with a way out (try again, discard).
-//
-// In this file, in order: the pages kept per account and the worker; the outbox's store; what the
-// board shows (the list, the header's badge, the turn); scoring the waiting hands; queueing a hand saved without signal;
-// sending, with retries for a server that is down; the question at logout with hands waiting.
 (function () {
   "use strict";
   var app = window.casinoApp;
@@ -190,8 +186,7 @@
 
   // The header's badge: without signal, and how many hands wait, which leads to the list of
   // every one of them (outbox.html), across matches.
-  // Drawn again only when what it says changes: a status region rebuilt on every render is
-  // announced again, and a link replaced under a finger loses the tap.
+  // Redrawn only on a change: a link replaced under a finger loses the tap.
   function showBadge(badge, count) {
     var offline = navigator.onLine ? "" : badge.dataset.textOffline;
     var shown = [offline, count, window.location.pathname].join("|");

@@ -1,0 +1,658 @@
+"""Forms: field checks here, deck checks by `rules.validate`, messages in the user's language."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any, cast
+
+from django import forms
+from django.core.exceptions import ValidationError
+from django.db.models import QuerySet
+from django.http import QueryDict
+from django.utils.functional import Promise
+from django.utils.html import format_html_join
+from django.utils.safestring import mark_safe
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+
+from scoring.engine import matchdoc, rules
+from scoring.matches import selectors
+from scoring.models import Match, Player, name_key
+
+MAX_SEATS = 4
+# The six special cards' codes (the hand form's fields card_10D, card_2S, ...); the cards
+# themselves are rules.SPECIAL_CARDS.
+SPECIAL_CARDS = tuple(card.code for card in rules.SPECIAL_CARDS)
+JACK_FIELD = f"card_{rules.JACK_OF_SPADES.code}"  # Spade Casino's question
+CHECKED = {True: mark_safe(" checked"), False: ""}
+# The tables the form offers, by Match.layout: (sides, players per side).
+LAYOUTS = {Match.layout_for(sides, per_side): (sides, per_side) for sides, per_side in rules.TABLES}
+# The options of a game's rules the form asks for, besides the target (rules.Rules.make's).
+RULE_OPTIONS = ("sweeps", "several_reach", "scoring", "twenty_needs", "ties", "sweep_freeze")
+
+
+def readable_text(value: str) -> None:
+    """Refuse text holding U+FFFD or a lone surrogate: what is left of bytes that were not UTF-8
+    (a NUL is refused by every CharField already)."""
+    if matchdoc.bad_text(value.replace("\x00", "")):
+        raise ValidationError(
+            _("This text holds characters that could not be read (�): type it again."),
+            code="unreadable",
+        )
+
+
+def name_fits(value: str) -> None:
+    """Refuse a name whose comparison key (case-folded: "ß" is "ss") is longer than its column."""
+    limit = int(Player._meta.get_field("name_key").max_length or 0)
+    length = len(name_key(value))
+    if length > limit:
+        raise ValidationError(
+            _(
+                "This name is too long: with ß counted as ss it has %(length)d characters, and "
+                "at most %(limit)d fit."
+            )
+            % {"length": length, "limit": limit},
+            code="max_length",
+        )
+
+
+NAME_VALIDATORS = [readable_text, name_fits]
+
+
+class PlayerForm(forms.Form):
+    name = forms.CharField(
+        label=gettext_lazy("Name"), max_length=60, strip=True, validators=NAME_VALIDATORS
+    )
+
+
+class PlayerMergeForm(forms.Form):
+    """Pick the player that `source` really is."""
+
+    target = forms.ModelChoiceField(
+        label=gettext_lazy("The same person as"), queryset=Player.objects.none()
+    )
+
+    def __init__(
+        self, *args: Any, players: QuerySet[Player], source: Player, **kwargs: Any
+    ) -> None:
+        super().__init__(*args, **kwargs)
+        cast(forms.ModelChoiceField, self.fields["target"]).queryset = players.exclude(pk=source.pk)
+
+
+class HistoryFilterForm(forms.Form):
+    """Filters of the match history (GET)."""
+
+    player = forms.ModelChoiceField(
+        label=gettext_lazy("Player"),
+        queryset=Player.objects.none(),
+        required=False,
+        empty_label=gettext_lazy("Everyone"),
+    )
+    variant = forms.ChoiceField(
+        label=gettext_lazy("Game"),
+        choices=[("", gettext_lazy("All games")), *Match.Variant.choices],
+        required=False,
+    )
+    status = forms.ChoiceField(
+        label=gettext_lazy("Status"),
+        choices=[("", gettext_lazy("Any status")), *Match.Status.choices],
+        required=False,
+    )
+
+    def __init__(self, *args: Any, players: QuerySet[Player], **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        cast(forms.ModelChoiceField, self.fields["player"]).queryset = players
+
+    def filters(self) -> dict[str, Any]:
+        data = self.cleaned_data
+        return {"player": data["player"], "variant": data["variant"], "status": data["status"]}
+
+    def query_without_page(self) -> str:
+        """The filter part of the query string, for "load more" links."""
+        if not self.is_bound:
+            return ""
+        query = cast(QueryDict, self.data).copy()
+        query.pop("page", None)
+        return query.urlencode()
+
+
+def _default_choice(label: str | Promise) -> tuple[str, str | Promise]:
+    return ("", label)
+
+
+class GameRulesForm(forms.Form):
+    """A game and every option of it (a match's, or an event's for all its tables)."""
+
+    variant = forms.ChoiceField(
+        label=gettext_lazy("Game"),
+        choices=Match.Variant.choices,
+        initial=Match.Variant.CASINO,
+        widget=forms.RadioSelect,
+    )
+    target = forms.TypedChoiceField(
+        label=gettext_lazy("Play to"),
+        choices=[
+            ("usual", gettext_lazy("the game's usual")),
+            ("21", "21"),
+            ("11", "11"),
+            ("16", "16"),
+            ("other", gettext_lazy("other")),
+        ],
+        initial="usual",
+        widget=forms.RadioSelect,
+    )
+    target_other = forms.IntegerField(
+        label=gettext_lazy("Other target"), min_value=1, max_value=999, required=False
+    )
+    sweeps = forms.ChoiceField(
+        label=gettext_lazy("Sweeps"),
+        choices=[
+            _default_choice(gettext_lazy("as the game is usually played")),
+            *Match.Sweeps.choices,
+        ],
+        required=False,
+    )
+    several_reach = forms.ChoiceField(
+        label=gettext_lazy("When several reach the target in one hand"),
+        choices=[
+            _default_choice(gettext_lazy("as the game is usually played")),
+            *Match.SeveralReach.choices,
+        ],
+        required=False,
+    )
+    scoring = forms.ChoiceField(
+        label=gettext_lazy("Scoring"),
+        choices=[
+            _default_choice(gettext_lazy("every side scores its points")),
+            *Match.Scoring.choices[1:],
+        ],
+        required=False,
+    )
+    twenty_needs = forms.ChoiceField(
+        label=gettext_lazy("Dominican: at 20 a side wins only by taking"),
+        choices=Match.TwentyNeeds.choices,
+        initial=Match.TwentyNeeds.LITTLE_CASINO,
+        required=False,
+    )
+
+    ties = forms.ChoiceField(
+        label=gettext_lazy("Finnish: a tie for most cards or most spades is"),
+        choices=Match.Ties.choices,
+        initial=Match.Ties.CARRY,
+        required=False,
+    )
+    sweep_freeze = forms.ChoiceField(
+        label=gettext_lazy("Finnish: sweeps near the target"),
+        choices=Match.SweepFreeze.choices,
+        initial=Match.SweepFreeze.TEN,
+        required=False,
+    )
+
+    def _clean_options(
+        self, data: dict[str, Any], variant: str, side_count: int, per_side: int
+    ) -> None:
+        """The target (`target_value`: None for the game's usual one) and the options that fit
+        the game and the table."""
+        data["target_value"] = None
+        if data.get("target") == "other":
+            if data.get("target_other") is None:
+                self.add_error("target_other", _("Enter the target score."))
+            data["target_value"] = data.get("target_other")
+        elif data.get("target") and data["target"] != "usual":
+            data["target_value"] = int(data["target"])
+        if variant == Match.Variant.FINNISH:
+            if data.get("sweeps") not in ("", None, Match.Sweeps.CANCEL):
+                self.add_error("sweeps", _("In Finnish Kasino opposing sweeps always cancel."))
+        else:  # the Finnish options mean nothing in the other games
+            data["ties"], data["sweep_freeze"] = "", ""
+        scoring = rules.Scoring(data["scoring"]) if data.get("scoring") else None
+        if rules.table_problem([per_side] * side_count, scoring) == "difference_sides":
+            self.add_error("scoring", _(rules.TABLE_PROBLEMS["difference_sides"]))
+
+    def _clean_dominican(self, data: dict[str, Any], target: int) -> None:
+        """Dominican's least target."""
+        if (
+            data.get("variant") == Match.Variant.DOMINICAN
+            and target < matchdoc.MIN_DOMINICAN_TARGET
+        ):
+            self.add_error(
+                "target_other",
+                _("Dominican Royal Casino is played to at least %(target)d points.")
+                % {"target": matchdoc.MIN_DOMINICAN_TARGET},
+            )
+
+    def _rules(self, data: dict[str, Any]) -> rules.Rules:
+        variant = data.get("variant") or Match.Variant.CASINO
+        return rules.Rules.make(
+            variant,
+            target=data["target_value"],
+            **{option: data.get(option) or None for option in RULE_OPTIONS},
+        )
+
+
+class MatchForm(GameRulesForm):
+    """Set up a match: variant, who sits where, who deals first, target and options."""
+
+    layout = forms.ChoiceField(
+        label=gettext_lazy("Players"),
+        choices=[
+            ("2", gettext_lazy("2 players")),
+            ("3", gettext_lazy("3 players")),
+            ("4", gettext_lazy("4 players")),
+            ("teams", gettext_lazy("2 teams of 2")),
+        ],
+        initial="2",
+        widget=forms.RadioSelect,
+    )
+    first_dealer = forms.TypedChoiceField(
+        label=gettext_lazy("First dealer"),
+        choices=[(str(seat), str(seat + 1)) for seat in range(MAX_SEATS)],
+        coerce=int,
+        initial="0",
+        widget=forms.RadioSelect,
+    )
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        for seat in range(MAX_SEATS):
+            self.fields[f"seat_{seat}"] = forms.CharField(
+                label=_("Seat %(number)d") % {"number": seat + 1},
+                max_length=60,
+                required=False,
+                strip=True,
+                validators=NAME_VALIDATORS,
+            )
+        for position in range(MAX_SEATS):
+            self.fields[f"start_{position}"] = forms.IntegerField(
+                label=_("Start total, side %(number)d") % {"number": position + 1},
+                min_value=0,
+                max_value=matchdoc.MAX_START_TOTAL,
+                required=False,
+            )
+
+    @staticmethod
+    def offline_messages() -> dict[str, Any]:
+        """What clean says of a setup, for the phone to say the same when it starts a match
+        without signal (local.js), in the reader's language, %(name)s placeholders kept; and
+        the limits it checks."""
+        return {
+            "limits": {
+                "target": MatchForm.base_fields["target_other"].max_value,  # type: ignore[attr-defined]
+                "start": matchdoc.MAX_START_TOTAL,
+                "dominican": matchdoc.MIN_DOMINICAN_TARGET,
+            },
+            "seat_empty": _("Who sits here?"),
+            "seat_taken": _("%(name)s already has a seat."),
+            "first_dealer": _("Choose one of the %(count)d seats."),
+            "target_other": _("Enter the target score."),
+            "too_high": _("Ensure this value is less than or equal to %(limit_value)s."),
+            "too_low": _("Ensure this value is greater than or equal to %(limit_value)s."),
+            "whole": _("Enter a whole number."),
+            "finnish_sweeps": _("In Finnish Kasino opposing sweeps always cancel."),
+            "difference_sides": _(rules.TABLE_PROBLEMS["difference_sides"]),
+            "dominican_target": _(
+                "Dominican Royal Casino is played to at least %(target)d points."
+            ),
+            "start_leader": _(
+                "This side alone is at or past the target (%(target)d): that game is already "
+                "won. A top total shared with another side starts the match tied."
+            ),
+        }
+
+    def seat_fields(self) -> list[forms.BoundField]:
+        return [self[f"seat_{seat}"] for seat in range(MAX_SEATS)]
+
+    def start_fields(self) -> list[forms.BoundField]:
+        return [self[f"start_{position}"] for position in range(MAX_SEATS)]
+
+    def clean(self) -> dict[str, Any]:
+        super().clean()
+        data = self.cleaned_data
+        layout = data.get("layout")
+        if layout not in LAYOUTS:
+            return data
+        side_count, per_side = LAYOUTS[layout]
+        self._clean_seats(data, side_count, per_side)
+        variant = data.get("variant") or Match.Variant.CASINO
+        self._clean_options(data, variant, side_count, per_side)
+        target = data.get("target_value") or rules.variant_defaults(variant).target
+        self._clean_start(data, target, side_count)
+        if not self.errors:
+            data["rules"] = self._rules(data)
+        return data
+
+    def _clean_seats(self, data: dict[str, Any], side_count: int, per_side: int) -> None:
+        """Everyone seated once; `sides` from the seats; a first dealer who sits at the table."""
+        seat_count = side_count * per_side
+        names: list[str] = []
+        seen: set[str] = set()
+        for seat in range(seat_count):
+            name = data.get(f"seat_{seat}", "")
+            if not name:
+                self.add_error(f"seat_{seat}", _("Who sits here?"))
+            elif name.casefold() in seen:
+                self.add_error(f"seat_{seat}", _("%(name)s already has a seat.") % {"name": name})
+            seen.add(name.casefold())
+            names.append(name)
+        # Seats alternate sides, so seat s belongs to side s % sides (partners opposite).
+        data["sides"] = rules.Lineup.from_seats(
+            (seat, seat % side_count, name) for seat, name in enumerate(names)
+        ).sides
+        if data.get("first_dealer") is not None and data["first_dealer"] >= seat_count:
+            self.add_error(
+                "first_dealer", _("Choose one of the %(count)d seats.") % {"count": seat_count}
+            )
+
+    def _clean_start(self, data: dict[str, Any], target: int, side_count: int) -> None:
+        """Dominican's least target, and start totals that leave the match to be played."""
+        self._clean_dominican(data, target)
+        start = [data.get(f"start_{position}") or 0 for position in range(side_count)]
+        # One side alone at or past the target has already won; sides sharing the top total
+        # there start the match tied (the engine scores it so).
+        leader = rules.start_leader(target, start)
+        if leader is not None:
+            self.add_error(
+                f"start_{leader}",
+                _(
+                    "This side alone is at or past the target (%(target)d): that game is already "
+                    "won. A top total shared with another side starts the match tied."
+                )
+                % {"target": target},
+            )
+        data["start_totals"] = start
+
+
+class HandForm(forms.Form):
+    """One hand: each side's cards, spades and sweeps, and who took each of the six special cards.
+
+    The last side's cards and spades may be left blank: they are what the deck leaves (52 - the
+    others' cards, 13 - their spades), and a special card given to no one goes to the last side.
+    Swedish Kasino asks who made the last capture; Spade Casino who took the J♠ (given to no
+    one, it goes to the last side too).
+    """
+
+    number = forms.IntegerField(widget=forms.HiddenInput, min_value=1, max_value=matchdoc.MAX_HANDS)
+
+    def __init__(
+        self,
+        *args: Any,
+        side_names: Sequence[str],
+        variant: str = rules.Variant.CASINO,
+        **kwargs: Any,
+    ) -> None:
+        super().__init__(*args, **kwargs)
+        self.side_names = list(side_names)
+        self.variant = rules.Variant(variant)
+        self.tallies: list[rules.Tally] = []
+        side_choices = [(str(position), name) for position, name in enumerate(side_names)]
+        if self.variant is rules.Variant.SWEDISH:
+            self.fields["last_capture"] = forms.TypedChoiceField(
+                label=_("Last capture"),
+                choices=side_choices,
+                coerce=int,
+                error_messages={"required": _("Who made the last capture?")},
+                widget=forms.RadioSelect,
+            )
+        if self.variant is rules.Variant.SPADE:
+            self.fields[JACK_FIELD] = forms.TypedChoiceField(
+                label=_("Jack of spades (J♠)"),
+                choices=side_choices,
+                coerce=int,
+                required=False,
+                widget=forms.RadioSelect,
+            )
+        for position, name in enumerate(side_names):
+            derived = position == len(side_names) - 1
+            self.fields[f"cards_{position}"] = forms.IntegerField(
+                label=_("%(side)s: cards") % {"side": name},
+                min_value=0,
+                max_value=rules.PACK,
+                required=not derived,
+            )
+            self.fields[f"spades_{position}"] = forms.IntegerField(
+                label=_("%(side)s: spades") % {"side": name},
+                min_value=0,
+                max_value=rules.SPADES,
+                required=not derived,
+            )
+            self.fields[f"sweeps_{position}"] = forms.IntegerField(
+                label=_("%(side)s: sweeps") % {"side": name},
+                min_value=0,
+                max_value=rules.MAX_SWEEPS,
+                required=False,
+                initial=0,
+            )
+        for card in rules.SPECIAL_CARDS:
+            self.fields[f"card_{card.code}"] = forms.TypedChoiceField(
+                label=_(card.name),
+                choices=[(str(position), name) for position, name in enumerate(side_names)],
+                coerce=int,
+                required=False,
+                widget=forms.RadioSelect,
+            )
+
+    @staticmethod
+    def parse_step(step: str, sides: int) -> tuple[int, int] | None:
+        """A sweep stepper's button without JavaScript, "<side>:+1" or "<side>:-1": (side, ±1)."""
+        position, _sep, delta = step.partition(":")
+        if not (position.isascii() and position.isdigit()) or delta not in ("+1", "-1"):
+            return None
+        if int(position) >= sides:
+            return None
+        return int(position), int(delta)
+
+    @classmethod
+    def for_match(
+        cls, match: Match, data: Any = None, *, names: Sequence[str] | None = None, **kwargs: Any
+    ) -> HandForm:
+        """The hand form of `match`: its sides named (`names`, when the caller has them), its
+        game's cards."""
+        if names is None:
+            names = selectors.side_names(match)
+        return cls(data, side_names=names, variant=match.variant, **kwargs)
+
+    @classmethod
+    def redrawn(
+        cls,
+        data: Any,
+        *,
+        side_names: Sequence[str],
+        variant: str = rules.Variant.CASINO,
+        number: int | None = None,
+        step: tuple[int, int] | None = None,
+    ) -> HandForm:
+        """The form again, unbound, showing what was posted: under another hand number, or with
+        one side's sweeps stepped. Nothing is checked yet, so no error is shown."""
+        form = cls(side_names=side_names, variant=variant)
+        initial = {name: data.get(name) for name in form.fields if data.get(name) not in (None, "")}
+        if number is not None:
+            initial["number"] = number
+        if step is not None:
+            position, delta = step
+            try:
+                sweeps = int(initial.get(f"sweeps_{position}", 0))
+            except ValueError:
+                sweeps = 0
+            initial[f"sweeps_{position}"] = min(max(sweeps + delta, 0), rules.MAX_SWEEPS)
+        form.initial = initial
+        return form
+
+    @classmethod
+    def initial_for(cls, number: int, tallies: Sequence[rules.Tally]) -> dict[str, Any]:
+        """Initial values that show stored tallies in the form (for editing a hand)."""
+        initial: dict[str, Any] = {"number": number}
+        for position, tally in enumerate(tallies):
+            # The last side's cards and spades stay blank, as on the scoreboard: they follow
+            # from the others' (52 - x, 13 - y).
+            if position != len(tallies) - 1:
+                initial[f"cards_{position}"] = tally.cards
+                initial[f"spades_{position}"] = tally.spades
+            initial[f"sweeps_{position}"] = tally.sweeps
+            for card in rules.CARDS.values():
+                if card.held(tally):
+                    initial[f"card_{card.code}"] = str(position)
+            if tally.last_capture:
+                initial["last_capture"] = str(position)
+        return initial
+
+    def extra_choices(self) -> list[dict[str, Any]]:
+        """The variant's one-of-the-sides questions beyond the six special cards: Swedish
+        Kasino's last capture, Spade Casino's J♠ (a row of chips each)."""
+        extra = []
+        for name in ("last_capture", JACK_FIELD):
+            if name not in self.fields:
+                continue
+            field = self[name]
+            chosen = _chosen(field)
+            extra.append(
+                {
+                    "name": name,
+                    "label": field.label,
+                    "auto_id": field.auto_id,
+                    "errors": field.errors,
+                    "defaults_to_last": name == JACK_FIELD,
+                    "chips": format_html_join(
+                        "\n",
+                        '<label class="chip side-chip side-{1}{3}" for="{0}_{1}"><input type="radio"'
+                        ' name="{2}" value="{1}" id="{0}_{1}"{4}> <span>{5}</span></label>',
+                        (
+                            (
+                                field.auto_id,
+                                position,
+                                field.html_name,
+                                " last-side" if position == len(self.side_names) - 1 else "",
+                                CHECKED[str(position) == chosen],
+                                side,
+                            )
+                            for position, side in enumerate(self.side_names)
+                        ),
+                    ),
+                }
+            )
+        return extra
+
+    def side_rows(self) -> list[dict[str, Any]]:
+        """Per side: its name and its cards, spades and sweeps fields (what the template reads of
+        each, worked out once here: the scoreboard renders them on every load)."""
+        return [
+            {
+                "position": position,
+                "name": name,
+                "cards": _field_view(self[f"cards_{position}"]),
+                "spades": _field_view(self[f"spades_{position}"]),
+                "sweeps": _field_view(self[f"sweeps_{position}"]),
+                "derived": position == len(self.side_names) - 1,
+            }
+            for position, name in enumerate(self.side_names)
+        ]
+
+    def card_fields(self) -> list[dict[str, Any]]:
+        """Per special card: its code, symbol, label and errors (the grid's column heads)."""
+        return [
+            {
+                "code": card.code,
+                "symbol": card.symbol,
+                "red": card.red,
+                "label": self[f"card_{card.code}"].label,
+                "auto_id": self[f"card_{card.code}"].auto_id,
+                "errors": self[f"card_{card.code}"].errors,
+            }
+            for card in rules.SPECIAL_CARDS
+        ]
+
+    def card_grid(self) -> list[dict[str, Any]]:
+        """Per side, a row of six toggles, one per special card; a card's toggles across the
+        sides are one radio group (built here, not in the template: the scoreboard renders 12 to
+        24 of them each load). The last side gets the cards given to no one."""
+        chosen = {card: _chosen(self[f"card_{card}"]) for card in SPECIAL_CARDS}
+        labels = [(card.code, _(card.name)) for card in rules.SPECIAL_CARDS]
+        last = len(self.side_names) - 1
+        return [
+            {
+                "position": position,
+                "name": name,
+                "last": position == last,
+                "cells": format_html_join(
+                    "\n",
+                    '<td class="cell-{0}"><label class="toggle" for="id_card_{0}_{1}">'
+                    '<input type="radio" name="card_{0}" value="{1}" id="id_card_{0}_{1}"{2}>'
+                    '<span class="visually-hidden">{3}: {4}</span></label></td>',
+                    (
+                        (card, position, CHECKED[str(position) == chosen[card]], label, name)
+                        for card, label in labels
+                    ),
+                ),
+            }
+            for position, name in enumerate(self.side_names)
+        ]
+
+    def clean(self) -> dict[str, Any]:
+        super().clean()
+        data = self.cleaned_data
+        if self.errors:
+            return data
+        count = len(self.side_names)
+        last = count - 1
+        others = range(last)
+        if data.get(f"cards_{last}") is None:
+            data[f"cards_{last}"] = rules.PACK - sum(data[f"cards_{side}"] for side in others)
+        if data.get(f"spades_{last}") is None:
+            data[f"spades_{last}"] = rules.SPADES - sum(data[f"spades_{side}"] for side in others)
+        holder = {}
+        for card in rules.CARDS:
+            chosen = data.get(f"card_{card}")
+            holder[card] = last if chosen in ("", None) else chosen
+        self.tallies = [
+            rules.Tally.make(
+                cards=data[f"cards_{position}"],
+                spades=data[f"spades_{position}"],
+                big_casino=holder[rules.BIG_CASINO.code] == position,
+                little_casino=holder[rules.LITTLE_CASINO.code] == position,
+                aces=[ace.suit for ace in rules.ACES if holder[ace.code] == position],
+                sweeps=data.get(f"sweeps_{position}") or 0,
+                last_capture=data.get("last_capture") == position,
+                jack_of_spades=(
+                    self.variant is rules.Variant.SPADE
+                    and holder[rules.JACK_OF_SPADES.code] == position
+                ),
+            )
+            for position in range(count)
+        ]
+        for problem in rules.validate(self.tallies, count, self.variant):
+            self.add_error(_problem_field(problem), problem.describe(self.side_names, _))
+        return data
+
+
+def _chosen(bound: forms.BoundField) -> str:
+    """A radio field's value as its choices spell it ("" for none)."""
+    value = bound.value()
+    return "" if value is None else str(value)
+
+
+def _field_view(bound: forms.BoundField) -> dict[str, Any]:
+    """What a template reads of a bound field, each worked out once."""
+    return {
+        "html_name": bound.html_name,
+        "id_for_label": bound.id_for_label,
+        "auto_id": bound.auto_id,
+        "value": bound.value(),
+        "errors": bound.errors,
+        "field": bound.field,
+    }
+
+
+def _problem_field(problem: rules.Problem) -> str | None:
+    """The field a deck problem is shown next to."""
+    side = problem.side if problem.side is not None else 0
+    code = problem.code
+    if code.startswith("last_capture"):
+        return "last_capture"
+    if code.startswith("card_"):
+        return f"card_{problem.params['card']}"
+    if code in ("cards_total", "cards_negative", "special_non_spades"):
+        return f"cards_{side}"
+    if code.startswith("spades") or code == "special_spades":
+        return f"spades_{side}"
+    if code.startswith("sweeps_") and code != "sweeps_total":
+        return f"sweeps_{side}"
+    return None

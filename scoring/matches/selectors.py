@@ -1,0 +1,1058 @@
+"""Reads. Numbers shown on pages come from the stored derived fields or the engine, never from
+arithmetic in templates."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from datetime import UTC, datetime, timedelta
+from functools import cached_property
+from typing import Any
+
+from django.contrib.auth.models import User
+from django.db.models import (
+    BooleanField,
+    Count,
+    ExpressionWrapper,
+    F,
+    FilteredRelation,
+    Prefetch,
+    Q,
+    QuerySet,
+)
+from django.shortcuts import get_object_or_404
+from django.urls import reverse
+from django.utils.translation import gettext
+
+from scoring.engine import matchdoc, rules
+from scoring.models import (
+    PROVISIONAL_BELOW,
+    Circle,
+    EventTable,
+    Hand,
+    Match,
+    Player,
+    PlayerMatchStat,
+    PlayerPairStat,
+    PlayerRating,
+    PlayerRecordStat,
+    PlayerStat,
+    Seat,
+    Side,
+    Tally,
+)
+
+
+@dataclass(frozen=True)
+class SideView:
+    position: int
+    name: str
+    players: list[str]
+    total: int
+    start_total: int
+    condition: str | None  # Dominican: what the side must take to win the next hand
+    is_winner: bool
+
+
+@dataclass(frozen=True)
+class TurnView:
+    hand_number: int
+    dealer: str
+    leader: str
+    deals: int
+    clockwise: bool
+
+
+@dataclass(frozen=True)
+class HandCell:
+    """One side's cell of a hand's row: what counted (the engine's `HandScore.credited`: with
+    difference scoring the margin or nothing, for a Dominican side held at target - 1 only up
+    to it), the points its captures were worth, and its total after the hand."""
+
+    points: int
+    taken: int
+    total: int
+    held: bool  # Dominican (RULES.md §6): held at target - 1, the points above it not counted
+
+    @property
+    def reduced(self) -> bool:
+        """Fewer points counted than the captures were worth."""
+        return self.points != self.taken
+
+
+@dataclass(frozen=True)
+class HandRow:
+    number: int
+    dealer: str
+    tallies: list[Tally]
+    is_last: bool
+    # The side that won the match in this hand (the deciding hand's row), else None.
+    winner: int | None = field(default=None, kw_only=True)
+    # What the engine credited each side in this hand, and which sides it held (HandScore).
+    credited: tuple[int, ...] = field(kw_only=True)
+    held: tuple[bool, ...] = field(kw_only=True)
+
+    @property
+    def cells(self) -> list[HandCell]:
+        """Each side's cell: what counted, what its captures were worth, its total."""
+        return [
+            HandCell(points, tally.points, tally.total_after, held)
+            for tally, points, held in zip(self.tallies, self.credited, self.held, strict=True)
+        ]
+
+    @property
+    def reduced(self) -> bool:
+        """Some side counted fewer points than its captures were worth."""
+        return any(cell.reduced for cell in self.cells)
+
+    @property
+    def any_held(self) -> bool:
+        return any(self.held)
+
+    @property
+    def has_last_capture(self) -> bool:
+        """Swedish Kasino records who made the last capture."""
+        return any(tally.last_capture for tally in self.tallies)
+
+    @property
+    def has_jack_of_spades(self) -> bool:
+        """Spade Casino records who took the J♠."""
+        return any(tally.jack_of_spades for tally in self.tallies)
+
+    @property
+    def cache_key(self) -> str:
+        """What the hand's row of the score sheet shows: its number and each side's points and
+        total after it, and the winner it decided (a row rendered once is kept until an edit or
+        an Undo changes these)."""
+        return (
+            f"{self.number}:"
+            + "|".join(
+                f"{cell.points}/{cell.taken}/{cell.total}/{cell.held:d}" for cell in self.cells
+            )
+            + ("" if self.winner is None else f":won{self.winner}")
+        )
+
+    @property
+    def leader(self) -> int | None:
+        """The side alone highest after this hand (None when two share the top), marked ahead;
+        none on the hand that decided the match, which marks its winner instead: a count-out
+        or a Dominican condition can be won with the lower total."""
+        if self.winner is not None:
+            return None
+        return lone_top([tally.total_after for tally in self.tallies])
+
+
+def lone_top(totals: Sequence[int]) -> int | None:
+    """The position of the one highest total, or None when it is shared."""
+    best = max(totals, default=None)
+    if best is None or totals.count(best) != 1:
+        return None
+    return totals.index(best)
+
+
+# The scoreboard shows the latest hands; the whole sheet has a page of its own (match_sheet), so
+# the board costs the same at hand 5 and at hand 500.
+BOARD_HANDS = 6
+
+
+class Board:
+    """Everything the scoreboard shows: totals, who deals, conditions, and the score sheet's
+    latest hands. Each part is read from the database when first used, so a board whose parts
+    are already rendered for this version of the match (the fragment cache) reads nothing."""
+
+    def __init__(
+        self,
+        match: Match,
+        *,
+        latest: int | None = BOARD_HANDS,
+        seats: Sequence[Seat] = (),
+        last_tallies: Sequence[Tally] = (),
+        last_score: rules.HandScore | None = None,
+    ) -> None:
+        self.match = match
+        if seats:  # read already, with their players and sides (a hand just saved)
+            self.__dict__["_seats"] = list(seats)
+        self._last_tallies = list(last_tallies)  # the latest hand's, just stored
+        self._last_score = last_score  # and the engine's score of it
+        # The first hand of the sheet shown (1: every hand).
+        self.first_hand = 1 if latest is None else max(1, match.hand_count - latest + 1)
+
+    @cached_property
+    def _seats(self) -> list[Seat]:
+        return list(self.match.seats.select_related("player", "side").order_by("seat"))
+
+    @cached_property
+    def seat_names(self) -> list[str]:
+        return [seat.player.name for seat in self._seats]
+
+    @cached_property
+    def sides(self) -> list[SideView]:
+        match = self.match
+        seats = self._seats
+        sides = {seat.side_id: seat.side for seat in seats}.values()
+        players = players_by_side(seats)
+        match_rules = match.rules
+        return [
+            SideView(
+                position=side.position,
+                name=rules.side_name(players[side.position]),
+                players=players[side.position],
+                total=side.total,
+                start_total=side.start_total,
+                condition=(
+                    rules.endgame_condition(match_rules, side.total) if match.is_open else None
+                ),
+                is_winner=(
+                    match.status == Match.Status.WON and side.position == match.winner_position
+                ),
+            )
+            for side in sorted(sides, key=lambda side: side.position)
+        ]
+
+    @cached_property
+    def turn(self) -> TurnView | None:
+        match = self.match
+        if not match.is_open:
+            return None
+        table = rules.table_turn(
+            match.rules,
+            players=len(self._seats),
+            first_dealer=match.first_dealer_seat,
+            hand_index=match.hand_count,
+        )
+        names = self.seat_names
+        return TurnView(
+            table.hand_number,
+            names[table.dealer_seat],
+            names[table.leader_seat],
+            table.deals,
+            table.clockwise,
+        )
+
+    @property
+    def side_names(self) -> list[str]:
+        return [side.name for side in self.sides]
+
+    @property
+    def earlier_hands(self) -> int:
+        """Hands before the ones in `hands`."""
+        return self.first_hand - 1
+
+    @cached_property
+    def pots(self) -> tuple[int, int]:
+        """Finnish Kasino: the points the next hand's most cards and most spades are worth
+        (the category's value plus its pot)."""
+        cards, spades = self._pots
+        return cards + rules.FINNISH_CARDS, spades + rules.FINNISH_SPADES
+
+    @cached_property
+    def _pots(self) -> tuple[int, int]:
+        """Finnish Kasino: the points waiting in the pots for the next hand."""
+        return pots_before(self.match, self.match.hand_count + 1)
+
+    @cached_property
+    def event_table(self) -> EventTable | None:
+        """The event's table this match is (its round and event), or None: one query, for a
+        match of an event only."""
+        if self.match.event_id is None:
+            return None
+        return EventTable.objects.filter(match=self.match).select_related("round__event").first()
+
+    @property
+    def time_note(self) -> str | None:
+        """Time was called in the event's round: "last" while the hand numbered `last_hand`
+        (the one in progress then) is being played, "more" for each hand after it while the top
+        totals are equal, and "ahead" for a hand before it (its earlier hands undone, or a file
+        imported so): the hands before it are ordinary hands, as the engine scores them."""
+        match = self.match
+        if not match.is_open:
+            return None
+        return rules.time_stage(match.last_hand, match.hand_count)
+
+    @property
+    def leader(self) -> int | None:
+        """While the match is open, the side alone in the lead (None at the start or level)."""
+        if not self.match.is_open or not self.match.hand_count:
+            return None
+        return lone_top([side.total for side in self.sides])
+
+    @property
+    def winner(self) -> SideView | None:
+        return next((view for view in self.sides if view.is_winner), None)
+
+    @property
+    def tied_total(self) -> int | None:
+        if self.match.status != Match.Status.TIED:
+            return None
+        return max(side.total for side in self.sides)
+
+    @cached_property
+    def offline(self) -> dict[str, Any]:
+        """What the phone needs to score the next hands without signal (static/scoring/engine.js,
+        the same rules as scoring/engine/rules.py): the rules with every option, who sits where, and the
+        state the next hand is scored from, which is all rules.score_match carries from one hand
+        to the next (the totals, a tie, Finnish pots). Its size does not grow with the match."""
+        match = self.match
+        return {
+            "rules": matchdoc.rules_json(match.rules, every_option=True),
+            "sides": self.side_names,
+            "seats": self.seat_names,
+            "first_dealer": match.first_dealer_seat,
+            "hand_count": match.hand_count,
+            "totals": [side.total for side in self.sides],
+            "tied": match.status == Match.Status.TIED,
+            "pots": list(self._pots),
+            "last_hand": match.last_hand,
+        }
+
+    @property
+    def cache_key(self) -> str:
+        """What the board's rendered parts depend on besides the language: the match, in this
+        version (names too: a rename gives a new version). Its creation time is in the key, as a
+        deleted match's number may come back (a test database rolled back)."""
+        match = self.match
+        return f"{match.pk}:{match.created_at.timestamp()}:{match.version}"
+
+    @property
+    def entry_key(self) -> str:
+        """What a new hand's blank form depends on besides the language: the match's table (its
+        names) and game, not its version (a save renders only the form's number)."""
+        match = self.match
+        return f"{match.pk}:{match.created_at.timestamp()}:{match.variant}:" + "|".join(
+            self.side_names
+        )
+
+    @cached_property
+    def hands(self) -> list[HandRow]:
+        """The score sheet's rows, read when first used (a board whose sheet is already
+        rendered for this version does not read them). The hand before the first shown is read
+        too: what each row's hand credited is the engine's score of it from the totals (and
+        Finnish pots) that hand left."""
+        match = self.match
+        # One query for the hands and their tallies.
+        tallies = (
+            Tally.objects.filter(hand__match=match, hand__number__gte=self.first_hand - 1)
+            .select_related("hand")
+            .order_by("hand__number", "side__position")
+        )
+        by_hand: dict[int, list[Tally]] = {}
+        for tally in tallies:
+            by_hand.setdefault(tally.hand.number, []).append(tally)
+        before = [side.start_total for side in self.sides]
+        pots = rules.NO_POTS
+        rows = []
+        for number, hand_tallies in by_hand.items():
+            if number >= self.first_hand:
+                score = _stored_hand_score(match, hand_tallies, before, pots)
+                rows.append(
+                    HandRow(
+                        number,
+                        self.seat_names[hand_tallies[0].hand.dealer_seat],
+                        hand_tallies,
+                        number == match.hand_count,
+                        credited=score.credited,
+                        held=score.held,
+                        winner=self._deciding_winner(number),
+                    )
+                )
+            before, pots = _left_by(hand_tallies)
+        return rows
+
+    @cached_property
+    def latest(self) -> HandRow | None:
+        """The latest hand's row: from its tallies and score when a save just stored them, else
+        read."""
+        if self._last_tallies and self._last_score is not None:
+            dealer = self._last_tallies[0].hand.dealer_seat
+            number = self.match.hand_count
+            return HandRow(
+                number,
+                self.seat_names[dealer],
+                self._last_tallies,
+                True,
+                winner=self._deciding_winner(number),
+                credited=self._last_score.credited,
+                held=self._last_score.held,
+            )
+        return self.hands[-1] if self.hands else None
+
+    def _deciding_winner(self, number: int) -> int | None:
+        """The winner's position if hand `number` decided the match (the last of a won one)."""
+        match = self.match
+        if match.status == Match.Status.WON and number == match.hand_count:
+            return match.winner_position
+        return None
+
+    @property
+    def any_reduced(self) -> bool:
+        """A hand on the sheet counted fewer points than its cards were worth for some side."""
+        return any(row.reduced for row in self.hands)
+
+    @property
+    def held_at(self) -> int | None:
+        """Dominican: the total a side was held at by a hand on the sheet (None: no side was)."""
+        return next((cell.total for row in self.hands for cell in row.cells if cell.held), None)
+
+    @property
+    def running_totals(self) -> list[list[int]]:
+        """Start totals, then each side's total after every hand (for the chart)."""
+        return [
+            [side.start_total for side in self.sides],
+            *([tally.total_after for tally in row.tallies] for row in self.hands),
+        ]
+
+
+def match_board(
+    match: Match,
+    *,
+    latest: int | None = BOARD_HANDS,
+    seats: Sequence[Seat] = (),
+    last_tallies: Sequence[Tally] = (),
+    last_score: rules.HandScore | None = None,
+) -> Board:
+    """The scoreboard of `match`, with the score sheet's `latest` hands (every hand with
+    latest=None); `seats`, the latest hand's `last_tallies` and its `last_score`, when the
+    caller has them (a save just stored and scored them)."""
+    return Board(
+        match, latest=latest, seats=seats, last_tallies=last_tallies, last_score=last_score
+    )
+
+
+def _stored_hand_score(
+    match: Match, tallies: Sequence[Tally], before: Sequence[int], pots: tuple[int, int]
+) -> rules.HandScore:
+    """The engine's score of a stored hand from the totals and pots the hand before it left:
+    what each side's total gained, and which the Dominican rules held (the outcome is not
+    read: it depends on the match's tie and time, and is stored on the match)."""
+    return rules.score_hand(match.rules, [t.as_rules_tally() for t in tallies], before, pots=pots)
+
+
+def _left_by(tallies: Sequence[Tally]) -> tuple[list[int], tuple[int, int]]:
+    """The totals and (Finnish) pots a stored hand left, from its tallies read with it."""
+    hand = tallies[0].hand
+    return [tally.total_after for tally in tallies], (hand.pot_cards, hand.pot_spades)
+
+
+@dataclass(frozen=True)
+class HandEntry:
+    """Who put a hand's counts in and when, and who last changed them. A name is None when the
+    account is gone (or was never known). For members' pages only: the shared page shows no
+    account."""
+
+    entered_by: str | None
+    entered_at: datetime
+    changed_by: str | None
+    changed_at: datetime | None  # None: never changed
+    revisions: int  # earlier versions kept (hand_history)
+
+
+@dataclass(frozen=True)
+class HandDetail(HandRow):
+    entry: HandEntry
+
+
+def _account_name(user: User | None) -> str | None:
+    return user.get_username() if user is not None else None
+
+
+def _hands_with_accounts(match: Match) -> QuerySet[Hand]:
+    return match.hands.select_related("entered_by", "changed_by").annotate(
+        revision_count=Count("revisions")
+    )
+
+
+def hand_entry(hand: Hand) -> HandEntry:
+    """Who entered and last changed `hand` (read with _hands_with_accounts, or counted here)."""
+    revisions = getattr(hand, "revision_count", None)
+    return HandEntry(
+        entered_by=_account_name(hand.entered_by),
+        entered_at=hand.created_at,
+        changed_by=_account_name(hand.changed_by) if hand.changed_at else None,
+        changed_at=hand.changed_at,
+        revisions=hand.revisions.count() if revisions is None else revisions,
+    )
+
+
+def hand_row(match: Match, number: int) -> HandDetail:
+    """One hand of the score sheet, with its tallies (for its breakdown) and who entered and
+    changed it, or 404."""
+    hand = get_object_or_404(_hands_with_accounts(match), number=number)
+    seat = match.seats.select_related("player").get(seat=hand.dealer_seat)
+    tallies = list(hand.tallies.select_related("hand").order_by("side__position"))
+    if number == 1:
+        before = list(match.sides.order_by("position").values_list("start_total", flat=True))
+        pots = rules.NO_POTS
+    else:
+        earlier = Tally.objects.filter(hand__match=match, hand__number=number - 1)
+        before, pots = _left_by(list(earlier.select_related("hand").order_by("side__position")))
+    score = _stored_hand_score(match, tallies, before, pots)
+    return HandDetail(
+        hand.number,
+        seat.player.name,
+        tallies,
+        hand.number == match.hand_count,
+        hand_entry(hand),
+        credited=score.credited,
+        held=score.held,
+    )
+
+
+@dataclass(frozen=True)
+class SideCounts:
+    """One side's counts in one version of a hand, as entered."""
+
+    name: str
+    cards: int
+    spades: int
+    taken: list[str]  # the special cards taken, with their suit symbols: "10♦ (big casino)", "A♠"
+    sweeps: int
+
+
+@dataclass(frozen=True)
+class HandVersion:
+    """The counts a hand had from `at` (entered or changed by `by`) until `replaced_at` (by
+    `replaced_by`); the current counts have no replaced_at. Version 1 is as first entered."""
+
+    number: int
+    sides: list[SideCounts]
+    by: str | None
+    at: datetime
+    replaced_by: str | None = None
+    replaced_at: datetime | None = None
+
+    @property
+    def is_current(self) -> bool:
+        return self.replaced_at is None
+
+    @property
+    def is_first(self) -> bool:
+        return self.number == 1
+
+
+@dataclass(frozen=True)
+class HandHistory:
+    number: int
+    versions: list[HandVersion]  # newest first: the current counts, then every earlier version
+
+    @property
+    def earlier(self) -> int:
+        return len(self.versions) - 1
+
+
+def _special_cards(tally: rules.Tally) -> list[str]:
+    taken = []
+    if tally.big_casino:
+        taken.append(gettext("10♦ (big casino)"))
+    if tally.little_casino:
+        taken.append(gettext("2♠ (little casino)"))
+    taken.extend(ace.symbol for ace in rules.ACES if ace.held(tally))
+    return taken
+
+
+def _side_counts(names: Sequence[str], tallies: Sequence[rules.Tally]) -> list[SideCounts]:
+    return [
+        SideCounts(name, tally.cards, tally.spades, _special_cards(tally), tally.sweeps)
+        for name, tally in zip(names, tallies, strict=True)
+    ]
+
+
+def hand_history(match: Match, number: int) -> HandHistory:
+    """Hand `number` of the match as it is and as it was before each change, newest first
+    (404 when there is no such hand)."""
+    hand = get_object_or_404(match.hands.select_related("entered_by", "changed_by"), number=number)
+    side_names = lineup(match).names(player_name)
+    revisions = list(hand.revisions.select_related("by", "replaced_by").order_by("pk"))
+    current = HandVersion(
+        number=len(revisions) + 1,
+        sides=_side_counts(side_names, hand_tallies(hand)),
+        by=_account_name(hand.changed_by if hand.changed_at else hand.entered_by),
+        at=hand.changed_at or hand.created_at,
+    )
+    earlier = [
+        HandVersion(
+            number=index,
+            sides=_side_counts(side_names, [rules.Tally.make(**item) for item in revision.tallies]),
+            by=_account_name(revision.by),
+            at=revision.at,
+            replaced_by=_account_name(revision.replaced_by),
+            replaced_at=revision.replaced_at,
+        )
+        for index, revision in enumerate(revisions, start=1)
+    ]
+    return HandHistory(hand.number, [current, *reversed(earlier)])
+
+
+@dataclass(frozen=True)
+class HandClash:
+    """Hand `number` typed on this screen while another screen saved it with other counts: the
+    saved counts beside the typed ones, for the player to keep the typed ones as hand
+    `next_number` (None: the match is over) or discard them. Nothing is stored meanwhile."""
+
+    number: int
+    next_number: int | None
+    saved: list[SideCounts]
+    mine: list[SideCounts]
+
+    @property
+    def sides(self) -> list[tuple[SideCounts, SideCounts]]:
+        """Each side's saved counts and typed counts, side by side."""
+        return list(zip(self.saved, self.mine, strict=False))
+
+    def as_json(self) -> dict[str, Any]:
+        """For the outbox's script (outbox.js shows them as this page does)."""
+        return {
+            "saved": [vars(side) for side in self.saved],
+            "mine": [vars(side) for side in self.mine],
+        }
+
+
+def hand_clash(
+    match: Match, number: int, next_number: int | None, tallies: Sequence[rules.Tally]
+) -> HandClash:
+    """Hand `number` as stored beside `tallies`, the counts typed for it elsewhere."""
+    side_names = lineup(match).names(player_name)
+    hand = match.hands.filter(number=number).first()
+    saved = _side_counts(side_names, hand_tallies(hand)) if hand else []
+    return HandClash(number, next_number, saved, _side_counts(side_names, tallies))
+
+
+def pots_before(match: Match, number: int) -> tuple[int, int]:
+    """Finnish Kasino's pots as the hand before `number` left them (none in other variants)."""
+    if match.variant != Match.Variant.FINNISH or number == 1:
+        return rules.NO_POTS
+    before = match.hands.filter(number=number - 1).values_list("pot_cards", "pot_spades").first()
+    return before or rules.NO_POTS
+
+
+def hand_preview(
+    match: Match, tallies: Sequence[rules.Tally], number: int
+) -> tuple[rules.HandScore | None, bool]:
+    """Score `tallies` as hand `number` of the match, without saving.
+
+    Returns that hand's score and whether a later hand would then come after the winning one.
+    The next hand is scored alone from the stored totals and tie, as services records it.
+    """
+    if number == match.hand_count + 1 and match.is_open:
+        before = list(match.sides.order_by("position").values_list("total", flat=True))
+        tied = match.status == Match.Status.TIED
+        pots = pots_before(match, number)
+        time_up = match.last_hand is not None and number >= match.last_hand
+        scored = rules.score_hand(
+            match.rules, tallies, before, tied_before=tied, pots=pots, time_up=time_up
+        )
+        return scored, False
+    stored = list(
+        match.hands.order_by("number").prefetch_related(
+            Prefetch("tallies", queryset=Tally.objects.order_by("side__position"))
+        )
+    )
+    hands = [[t.as_rules_tally() for t in hand.tallies.all()] for hand in stored]
+    if number > len(hands) + 1:
+        # A form out of date (hands undone on another phone meanwhile): no such hand to score;
+        # its save says what to do.
+        return None, False
+    if number <= len(hands):
+        hands[number - 1] = list(tallies)
+    else:
+        hands.append(list(tallies))
+    start = list(match.sides.order_by("position").values_list("start_total", flat=True))
+    try:
+        score = rules.score_match(match.rules, hands, start, last_hand=match.last_hand)
+    except rules.MatchOverError:
+        return None, True
+    return score.hands[number - 1], False
+
+
+def hand_for_match(match: Match, number: int) -> Hand:
+    """Hand `number` of the match, with who entered and changed it (hand_entry), or 404."""
+    return get_object_or_404(_hands_with_accounts(match), number=number)
+
+
+def hand_tallies(hand: Hand) -> list[rules.Tally]:
+    return [t.as_rules_tally() for t in hand.tallies.order_by("side__position")]
+
+
+@dataclass(frozen=True)
+class MatchRow:
+    match: Match
+    sides: list[tuple[str, int, bool]]  # name, total, won
+    # Worked out once per list rather than per row in the template (a long list's cost):
+    url: str  # the scoreboard while the match is open, else its score sheet
+    variant: str  # in words, in the reader's language
+    layout: str
+    status: str
+
+
+def players_by_side(seats: Iterable[Seat]) -> dict[int, list[str]]:
+    """Player names per side position, in seat order."""
+    lineup = seat_lineup(seats)
+    return {
+        position: [player.name for player in players]
+        for position, players in enumerate(lineup.sides)
+    }
+
+
+def seat_lineup(seats: Iterable[Seat]) -> rules.Lineup[Player]:
+    """The table of these seats (with their side and player loaded): each side's players."""
+    return rules.Lineup.from_seats((seat.seat, seat.side.position, seat.player) for seat in seats)
+
+
+def lineup(match: Match) -> rules.Lineup[Player]:
+    """Who sits where in the match: each side's players, in seat order (one query)."""
+    return seat_lineup(match.seats.select_related("player", "side"))
+
+
+def player_name(player: Player) -> str:
+    return player.name
+
+
+def side_names(match: Match) -> list[str]:
+    """Each side's name: the player, or "Ana & Ben" for a partnership (one query)."""
+    return lineup(match).names(player_name)
+
+
+def url_of(name: str) -> Callable[[int], str]:
+    """The URL of a match's page, for many matches: reversed once, the pk put in per match."""
+    marker = "2147483647"
+    head, tail = reverse(name, args=[int(marker)]).split(marker)
+    return lambda pk: f"{head}{pk}{tail}"
+
+
+def _match_rows(matches: Sequence[Match], *, sheets: bool = False) -> list[MatchRow]:
+    """Each match with its sides' names (in seat order), totals and winner: one query for all.
+    Rows link to the score sheet, or to the scoreboard of an open match unless `sheets`."""
+    sides: dict[int, dict[int, tuple[list[str], int]]] = {}
+    seats = (
+        Seat.objects.filter(match__in=[match.pk for match in matches])
+        .order_by("match_id", "side__position", "seat")
+        .values_list("match_id", "side__position", "side__total", "player__name")
+    )
+    for match_id, position, total, name in seats:
+        sides.setdefault(match_id, {}).setdefault(position, ([], total))[0].append(name)
+    variants, layouts, statuses = (
+        {value: str(label) for value, label in choices.choices}
+        for choices in (Match.Variant, Match.Layout, Match.Status)
+    )
+    board, sheet = url_of("scoring:match"), url_of("scoring:match-sheet")
+    return [
+        MatchRow(
+            match,
+            [
+                (
+                    rules.side_name(names),
+                    total,
+                    match.status == Match.Status.WON and position == match.winner_position,
+                )
+                for position, (names, total) in sorted(sides.get(match.pk, {}).items())
+            ],
+            url=board(match.pk) if match.is_open and not sheets else sheet(match.pk),
+            variant=variants.get(match.variant, match.variant),
+            layout=layouts.get(match.layout, match.layout),
+            status=statuses.get(match.status, match.status),
+        )
+        for match in matches
+    ]
+
+
+HISTORY_PAGE_SIZE = 20
+_EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
+
+
+@dataclass(frozen=True)
+class HistoryPage:
+    """One page of the history. The next page starts after `next_cursor` (keyset pagination:
+    the same work at any depth); `number` counts pages for the links only."""
+
+    rows: list[MatchRow]
+    number: int
+    next_cursor: str | None
+
+    @property
+    def has_next(self) -> bool:
+        return self.next_cursor is not None
+
+    @property
+    def has_previous(self) -> bool:
+        return self.number > 1
+
+    @property
+    def next_page_number(self) -> int:
+        return self.number + 1
+
+
+def history_cursor(created_at: datetime, pk: int) -> str:
+    """Where a page ended: the last match's creation time (microseconds, UTC) and pk."""
+    return f"{(created_at - _EPOCH) // timedelta(microseconds=1)}_{pk}"
+
+
+def _parse_cursor(cursor: str) -> tuple[datetime, int] | None:
+    micros, _, pk = cursor.partition("_")
+    try:
+        return _EPOCH + timedelta(microseconds=int(micros)), int(pk)
+    except (ValueError, OverflowError):
+        return None
+
+
+MAX_PAGE = 1_000_000  # far past any history; a larger number would overflow the offset
+
+
+def _page_number(page: int | str) -> int:
+    try:
+        return min(max(int(page), 1), MAX_PAGE)
+    except (TypeError, ValueError):
+        return 1
+
+
+def _after(created_at: datetime, pk: int, *, on: str = "", pk_name: str = "pk") -> Q:
+    """Rows after (created_at, pk) newest first; the first condition alone bounds an index range.
+    `on` names the relation whose columns are compared (the player's statistics rows)."""
+    return Q(**{f"{on}created_at__lte": created_at}) & (
+        Q(**{f"{on}created_at__lt": created_at}) | Q(**{f"{on}{pk_name}__lt": pk})
+    )
+
+
+def match_history(
+    circle: Circle,
+    *,
+    player: Player | None = None,
+    variant: str = "",
+    status: str = "",
+    after: str = "",
+    page: int | str = 1,
+) -> HistoryPage:
+    """One page of the circle's matches, newest first, filtered by player, variant and status.
+
+    The page starts after the match named by `after` (a `history_cursor`), found through an
+    index whatever the depth. Without one (an old link), page `page` is found by counting rows,
+    and a page past the end starts from the top.
+    """
+    number = _page_number(page)
+    cursor = _parse_cursor(after) if after else None
+    if player is not None:
+        # Walked along the player's statistics rows (player, newest first), not all matches.
+        # One filter() call, so that every condition is on the same joined row.
+        on, pk_name = "player_stats__", "match_id"
+        conditions = [Q(player_stats__player=player)]
+    else:
+        on, pk_name = "", "pk"
+        conditions = []
+    if variant:
+        conditions.append(Q(**{f"{on}variant": variant}))
+    if status:
+        conditions.append(Q(**{f"{on}status": status}))
+    if cursor is not None:
+        conditions.append(_after(*cursor, on=on, pk_name=pk_name))
+        offset = 0
+    else:
+        offset = (number - 1) * HISTORY_PAGE_SIZE
+    rows = (
+        Match.objects.filter(circle=circle)
+        .filter(*conditions)
+        .order_by(f"-{on}created_at", f"-{on}{pk_name}")
+    )
+    window = list(rows[offset : offset + HISTORY_PAGE_SIZE + 1])
+    if not window and offset:
+        number, window = 1, list(rows[: HISTORY_PAGE_SIZE + 1])
+    shown = window[:HISTORY_PAGE_SIZE]
+    last = shown[-1] if len(window) > HISTORY_PAGE_SIZE else None
+    next_cursor = history_cursor(last.created_at, last.pk) if last else None
+    return HistoryPage(_match_rows(shown), number, next_cursor)
+
+
+def merge_preview(source: Player, target: Player) -> dict[str, object]:
+    """What merging `source` into `target` would do, shown before it is done."""
+    return {
+        "target": target,
+        "matches": Seat.objects.filter(player=source).count(),
+        "shared": shared_matches(source, target),
+    }
+
+
+def shared_matches(first: Player, second: Player) -> list[int]:
+    """Matches both players sat at (on any side)."""
+    return list(
+        Match.objects.filter(seats__player=first)
+        .filter(seats__player=second)
+        .values_list("pk", flat=True)
+    )
+
+
+@dataclass(frozen=True)
+class Record:
+    played: int
+    won: int
+
+    @property
+    def lost(self) -> int:
+        return self.played - self.won
+
+    @property
+    def win_rate(self) -> float | None:
+        return self.won / self.played if self.played else None
+
+
+@dataclass(frozen=True)
+class PlayerStats:
+    player: Player
+    overall: Record
+    by_variant: list[tuple[str, Record]]
+    by_layout: list[tuple[str, Record]]
+    in_progress: int
+    hands: int
+    points_per_hand: float | None
+    most_cards: float | None  # share of hands
+    most_spades: float | None
+    big_casino: float | None
+    little_casino: float | None
+    aces_per_hand: float | None
+    sweeps_per_hand: float | None
+    swedish_hands: int
+    last_capture: float | None  # share of Swedish Kasino hands
+    spade_hands: int
+    jack_of_spades: float | None  # share of Spade Casino hands
+    longest_streak: int
+    current_streak: int
+    best_match: Side | None
+    partners: list[tuple[int, str, Record]]
+    opponents: list[tuple[int, str, int]]
+    trend: list[float]
+
+    @property
+    def provisional(self) -> bool:
+        return self.overall.played < PROVISIONAL_BELOW
+
+
+def _records(
+    rows: Sequence[PlayerRecordStat], key: str, labels: Mapping[str, Any]
+) -> list[tuple[str, Record]]:
+    """Finished matches and wins per variant or per layout, in the order of the stored values."""
+    played: dict[str, int] = {}
+    won: dict[str, int] = {}
+    for row in rows:
+        value = getattr(row, key)
+        played[value] = played.get(value, 0) + row.played
+        won[value] = won.get(value, 0) + row.won
+    return [
+        (labels.get(value, value), Record(played[value], won[value]))
+        for value in sorted(played)
+        if played[value]
+    ]
+
+
+def _share(part: int | None, whole: int) -> float | None:
+    return (part or 0) / whole if whole else None
+
+
+def player_stats(player: Player) -> PlayerStats:
+    """Everything the player page shows, from the statistics kept by scoring/matches/stats.py: a fixed
+    number of small queries, however long the player's history."""
+    summary = PlayerStat.objects.filter(player=player).first() or PlayerStat(player=player)
+    records = list(PlayerRecordStat.objects.filter(player=player, played__gt=0))
+    by_variant = _records(records, "variant", dict(Match.Variant.choices))
+    by_layout = _records(records, "layout", dict(Match.Layout.choices))
+    overall = Record(sum(r.played for _, r in by_variant), sum(r.won for _, r in by_variant))
+    count = summary.hands
+    best = (
+        PlayerMatchStat.objects.filter(player=player, won=True)
+        .select_related("side__match")
+        .order_by("-gained", "-finished_at", "-match_id")
+        .first()
+    )
+    pairs = PlayerPairStat.objects.filter(player=player).values_list(
+        "other_id", "other__name", "partner_played", "partner_won", "opposed"
+    )
+    partner_rows = pairs.filter(partner_played__gt=0).order_by("-partner_played", "other__name")
+    opponent_rows = pairs.filter(opposed__gt=0).order_by("-opposed", "other__name")[:5]
+    trend = list(
+        PlayerRating.objects.filter(player=player)
+        .order_by("-pk")
+        .values_list("rating", flat=True)[:30]
+    )
+    return PlayerStats(
+        player=player,
+        overall=overall,
+        by_variant=by_variant,
+        by_layout=by_layout,
+        in_progress=summary.in_progress,
+        hands=count,
+        points_per_hand=summary.points / count if count else None,
+        most_cards=_share(summary.most_cards, count),
+        most_spades=_share(summary.most_spades, count),
+        big_casino=_share(summary.big_casino, count),
+        little_casino=_share(summary.little_casino, count),
+        aces_per_hand=summary.aces_points / count if count else None,
+        sweeps_per_hand=summary.sweeps / count if count else None,
+        swedish_hands=summary.swedish_hands,
+        last_capture=_share(summary.last_capture, summary.swedish_hands),
+        spade_hands=summary.spade_hands,
+        jack_of_spades=_share(summary.jack_of_spades, summary.spade_hands),
+        longest_streak=summary.longest_streak,
+        current_streak=summary.current_streak,
+        best_match=best.side if best is not None else None,
+        partners=[(pk, name, Record(played, won)) for pk, name, played, won, _ in partner_rows],
+        opponents=[(pk, name, opposed) for pk, name, _, _, opposed in opponent_rows],
+        trend=trend[::-1],
+    )
+
+
+@dataclass(frozen=True)
+class HeadToHead:
+    first: Player
+    second: Player
+    played: int
+    first_won: int
+    second_won: int
+    rows: list[MatchRow]
+
+
+def head_to_head(first: Player, second: Player, limit: int = 20) -> HeadToHead:
+    """Matches the two played against each other (on different sides), and who won them.
+
+    The counts are kept by scoring/matches/stats.py; the latest matches are the first player's newest
+    statistics rows joined to the second player's row of the same match on another side.
+    """
+    counts = {
+        player: (played, won)
+        for player, played, won in PlayerPairStat.objects.filter(
+            Q(player=first, other=second) | Q(player=second, other=first)
+        ).values_list("player_id", "against_played", "against_won")
+    }
+    played, first_won = counts.get(first.pk, (0, 0))
+    second_won = counts.get(second.pk, (0, 0))[1]
+    against = (
+        PlayerMatchStat.objects.filter(player=first)
+        .annotate(
+            opponent=FilteredRelation(
+                "match__player_stats", condition=Q(match__player_stats__player=second)
+            )
+        )
+        .filter(Q(opponent__side_id__lt=F("side_id")) | Q(opponent__side_id__gt=F("side_id")))
+        .order_by("-created_at", "-match_id")
+        .values_list("match_id", flat=True)[:limit]
+    )
+    recent = Match.objects.filter(pk__in=list(against)).order_by("-created_at", "-pk")
+    rows = _match_rows(list(recent), sheets=True)
+    return HeadToHead(first, second, played, first_won, second_won, rows)
+
+
+def leaderboard(circle: Circle) -> QuerySet[Player]:
+    """The circle's players by rating; those with fewer than 5 rated matches are provisional.
+
+    Players with no rated match yet (`rated` false) come after every rated one, by name: their
+    0.0 is the starting point of the scale, not a rating, and must not outrank a rated player
+    who has fallen below zero.
+    """
+    return (
+        Player.objects.filter(circle=circle)
+        .annotate(
+            rated=ExpressionWrapper(Q(rated_matches__gt=0), output_field=BooleanField()),
+            provisional=ExpressionWrapper(
+                Q(rated_matches__lt=PROVISIONAL_BELOW), output_field=BooleanField()
+            ),
+        )
+        .order_by(F("rated").desc(), "-rating", "name")
+    )
+
+
+def player_list(circle: Circle) -> QuerySet[Player]:
+    return Player.objects.filter(circle=circle)

@@ -1,0 +1,703 @@
+"""Writes. A hand depends on the totals and the tie before it (Dominican endgame rules, ties), so
+the stored derived numbers are always the engine's over the whole match. Appending a hand scores
+that hand alone from the state stored after the previous one; any other change re-scores the match
+in memory and writes only the rows whose numbers changed. Both store exactly what a full re-score
+would (tests/matches/test_incremental.py)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from django.contrib.auth.models import User
+from django.core.exceptions import ValidationError
+from django.db import IntegrityError, transaction
+from django.db.models import F, Min, Prefetch, QuerySet
+from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
+
+from scoring import locks
+from scoring.engine import matchdoc, rules
+from scoring.engine.rules import TABLE_PROBLEMS, Lineup, Rules, table_turn
+from scoring.matches import bulk, ratings, selectors, stats
+from scoring.models import (
+    Circle,
+    Event,
+    EventPlayer,
+    EventTable,
+    Hand,
+    HandRevision,
+    Match,
+    Membership,
+    Player,
+    PlayerRating,
+    Seat,
+    Side,
+    Tally,
+    name_key,
+)
+
+
+class HandRefused(ValidationError):
+    """A hand could not be recorded or changed; the message says why."""
+
+
+class HandGone(HandRefused):
+    """Hand `number` was deleted meanwhile (an Undo on another phone): there is nothing to edit."""
+
+    def __init__(self, number: int) -> None:
+        super().__init__(
+            _("Hand %(number)d was deleted meanwhile on another screen: nothing was changed.")
+            % {"number": number},
+            code="hand_gone",
+        )
+        self.number = number
+
+
+class HandNumberTaken(HandRefused):
+    """Hand `number` was recorded meanwhile (another phone, another tab) with other counts; the
+    next free number is `next_number`, or None when the match is over."""
+
+    def __init__(self, number: int, next_number: int | None) -> None:
+        super().__init__(
+            _("Hand %(number)d was already recorded, with other counts.") % {"number": number}
+        )
+        self.number = number
+        self.next_number = next_number
+
+
+@dataclass(frozen=True)
+class HandRecorded:
+    hand: Hand
+    created: bool  # False when the same hand had already been recorded (double submit)
+    # A new hand's match seats, with their players and sides as the hand left them (for the
+    # board the answer shows, without reading them again); none for a hand sent again.
+    seats: Sequence[Seat] = ()
+    tallies: Sequence[Tally] = ()  # and its tallies, as stored
+    score: rules.HandScore | None = None  # and the engine's score of it (what each side gained)
+
+
+def _name_taken(name: str) -> ValidationError:
+    return ValidationError(_("You already have a player called %(name)s.") % {"name": name})
+
+
+def player_create(*, circle: Circle, name: str, by: User | None = None) -> Player:
+    """Add a player to the circle's roster; the name must be new (ignoring case)."""
+    name = name.strip()
+    if Player.objects.filter(circle=circle, name_key=name_key(name)).exists():
+        raise _name_taken(name)
+    try:
+        with transaction.atomic():
+            return Player.objects.create(circle=circle, name=name)
+    except IntegrityError:  # the same name, created by a concurrent request
+        raise _name_taken(name) from None
+
+
+def player_get_or_create(*, circle: Circle, name: str, by: User | None = None) -> Player:
+    """The circle's player of that name (ignoring case), created if new."""
+    name = name.strip()
+    player = Player.objects.filter(circle=circle, name_key=name_key(name)).first()
+    if player is None:
+        try:
+            with transaction.atomic():
+                player = Player.objects.create(circle=circle, name=name)
+        except IntegrityError:  # created by a concurrent request
+            player = Player.objects.get(circle=circle, name_key=name_key(name))
+    return player
+
+
+@transaction.atomic
+def match_start(
+    *,
+    circle: Circle,
+    by: User | None = None,
+    rules: Rules,
+    sides: Lineup[Player] | Sequence[Sequence[Player]],
+    first_dealer_seat: int = 0,
+    start_totals: Sequence[int] | None = None,
+    rematch_of: Match | None = None,
+    client_id: str = "",
+    event: Event | None = None,
+) -> Match:
+    """Create a match of these `rules` (every option of the game: a rematch passes its match's)
+    at this table (`sides`: each side's players; seats alternate sides, so with two sides of two
+    the partners sit opposite). A match started on a phone without signal names itself
+    (`client_id`): sent again, the match already started under that id is returned."""
+    if client_id:
+        existing = Match.objects.filter(circle=circle, client_id=client_id).first()
+        if existing is not None:
+            return existing
+    lineup = Lineup.of(sides)
+    problem = lineup.problem(rules.scoring)
+    if problem is not None:
+        raise ValidationError(_(TABLE_PROBLEMS[problem]))
+    if any(player.circle_id != circle.pk for _seat, _side, player in lineup.seats()):
+        raise ValidationError(_("Every player of a match must be of the match's circle."))
+    totals = list(start_totals or [0] * len(lineup.sides))
+    fields = {
+        "circle": circle,
+        "created_by": by,
+        "layout": Match.layout_for(len(lineup.sides), len(lineup.sides[0])),
+        **Match.rules_fields(rules),
+        "first_dealer_seat": first_dealer_seat % lineup.seat_count,
+        "rematch_of": rematch_of,
+        "client_id": client_id,
+        "event": event,
+    }
+    if not client_id:
+        match = Match.objects.create(**fields)
+    else:
+        try:
+            with transaction.atomic():
+                match = Match.objects.create(**fields)
+        except IntegrityError:  # the same phone's match, sent twice at once: the first stands
+            return Match.objects.get(circle=circle, client_id=client_id)
+    sides_made = Side.objects.bulk_create(
+        Side(match=match, position=position, start_total=total, total=total)
+        for position, total in enumerate(totals)
+    )
+    Seat.objects.bulk_create(
+        Seat(match=match, side=sides_made[side], player=player, seat=seat)
+        for seat, side, player in lineup.seats()
+    )
+    rescore(match)
+    return match
+
+
+def _locked(match: Match) -> Match:
+    return locks.match(match)  # a table's event first (the lock order)
+
+
+def _check(match: Match, tallies: Sequence[rules.Tally]) -> None:
+    problems = rules.validate(tallies, match.table[0], match.variant)
+    if problems:
+        names = selectors.side_names(match)
+        raise HandRefused([p.describe(names, _) for p in problems])
+
+
+def _same_tallies(hand: Hand, tallies: Sequence[rules.Tally]) -> bool:
+    stored = [t.as_rules_tally() for t in hand.tallies.order_by("side__position")]
+    return stored == list(tallies)
+
+
+def hand_record(
+    *,
+    match: Match,
+    number: int,
+    tallies: Sequence[rules.Tally],
+    by: User | None = None,
+    client_id: str = "",
+    locked: bool = False,
+) -> HandRecorded:
+    """Record hand `number` (the next one) and re-score the match (`locked`: the caller read
+    `match` locked, in the transaction this runs in, so it is not read again).
+
+    The same hand sent twice (double tap, two phones) is recorded once: a resend of an existing
+    hand with the same counts returns it with created=False; different counts raise
+    HandNumberTaken, which names the next free number. A hand saved without signal carries the
+    `client_id` its phone gave it: once recorded, under whatever number, a resend of that id is
+    the same hand. Locked by the caller, no other save of the match can run meanwhile: it runs
+    in the caller's transaction, which a failure rolls back.
+    """
+    if locked:
+        sent = _sent_before(match, client_id)
+        if sent is not None:
+            return HandRecorded(sent, created=False)
+        return _hand_insert(match, number, tallies, by, client_id, locked=True)
+    try:
+        with transaction.atomic():
+            sent = _sent_before(match, client_id)
+            if sent is not None:
+                return HandRecorded(sent, created=False)
+            return _hand_insert(match, number, tallies, by, client_id)
+    except IntegrityError:
+        # Two requests raced for the same hand number (or client id) and the other one won.
+        sent = _sent_before(match, client_id)
+        if sent is not None:
+            return HandRecorded(sent, created=False)
+        existing = Hand.objects.filter(match=match, number=number).first()
+        if existing is not None and _same_tallies(existing, tallies):
+            return HandRecorded(existing, created=False)
+        raise _number_taken(Match.objects.get(pk=match.pk), number) from None
+
+
+def _sent_before(match: Match, client_id: str) -> Hand | None:
+    """The hand a phone's outbox already delivered under this id, if any."""
+    if not client_id:
+        return None
+    return Hand.objects.filter(match=match, client_id=client_id).first()
+
+
+def match_full_message() -> str:
+    return _(
+        "This match holds %(limit)d hands, the most one match can: start a rematch to play on."
+    ) % {"limit": matchdoc.MAX_HANDS}
+
+
+def _number_taken(match: Match, number: int) -> HandNumberTaken:
+    return HandNumberTaken(number, match.hand_count + 1 if match.is_open else None)
+
+
+def _hand_insert(
+    match: Match,
+    number: int,
+    tallies: Sequence[rules.Tally],
+    by: User | None,
+    client_id: str = "",
+    *,
+    locked: bool = False,
+) -> HandRecorded:
+    if not locked:
+        match = _locked(match)
+    # Hands are numbered 1 to hand_count: only a number up to it can be taken.
+    existing = (
+        Hand.objects.filter(match=match, number=number).first()
+        if number <= match.hand_count
+        else None
+    )
+    if existing is not None:
+        if _same_tallies(existing, tallies):
+            return HandRecorded(existing, created=False)
+        raise _number_taken(match, number)
+    if not match.is_open:
+        raise HandRefused(_("This match is over: no more hands can be recorded."))
+    if number > matchdoc.MAX_HANDS:
+        raise HandRefused(match_full_message())
+    if number != match.hand_count + 1:
+        raise HandRefused(
+            _("The next hand is hand %(next)d, not %(number)d.")
+            % {"next": match.hand_count + 1, "number": number}
+        )
+    _check(match, tallies)
+    sides, seats, scored = _scored_next(match, number, tallies)
+    turn = rules.table_turn(
+        match.rules,
+        players=match.table[0] * match.table[1],
+        first_dealer=match.first_dealer_seat,
+        hand_index=number - 1,
+    )
+    pots = scored.pots  # Finnish Kasino's, carried to the next hand (NO_POTS elsewhere)
+    hand = Hand.objects.create(
+        match=match,
+        number=number,
+        dealer_seat=turn.dealer_seat,
+        entered_by=by,
+        client_id=client_id,
+        pot_cards=pots[0],
+        pot_spades=pots[1],
+    )
+    rows = _append_scored(match, hand, sides, seats, tallies, scored)
+    return HandRecorded(hand, created=True, seats=seats, tallies=rows, score=scored)
+
+
+def _scored_next(
+    match: Match, number: int, tallies: Sequence[rules.Tally]
+) -> tuple[list[Side], list[Seat], rules.HandScore]:
+    """The match's sides and seats (with their players), read in one query, and hand `number`
+    (the next) scored from the totals, tie and (Finnish Kasino) pots stored before it."""
+    by_side: dict[int, Side] = {}
+    seats = list(Seat.objects.filter(match=match).select_related("side", "player").order_by("seat"))
+    for seat in seats:
+        # One object per side, shared by its seats: the totals written below are the seats' too.
+        seat.side = by_side.setdefault(seat.side_id, seat.side)
+    sides = sorted(by_side.values(), key=lambda side: side.position)
+    scored = rules.score_hand(
+        match.rules,
+        tallies,
+        [side.total for side in sides],
+        tied_before=match.status == Match.Status.TIED,
+        pots=selectors.pots_before(match, number),
+        time_up=match.last_hand is not None and number >= match.last_hand,
+    )
+    return sides, seats, scored
+
+
+def _append_scored(
+    match: Match,
+    hand: Hand,
+    sides: Sequence[Side],
+    seats: Sequence[Seat],
+    tallies: Sequence[rules.Tally],
+    scored: rules.HandScore,
+) -> list[Tally]:
+    """Store the next hand's tallies with their points, and what they change in the match."""
+    rows = Tally.objects.bulk_create(
+        bulk.tally_row(hand, side, tally, breakdown, total)
+        for side, tally, breakdown, total in zip(
+            sides, tallies, scored.breakdown, scored.totals, strict=True
+        )
+    )
+    _result_save(
+        match,
+        sides,
+        totals=scored.totals,
+        status=scored.status,
+        winner=scored.winner,
+        outcome=scored.outcome,
+        hand_count=hand.number,
+        appended=(rows, seats),
+    )
+    for row in rows:
+        row.hand = hand  # for the board the answer shows (the rows name it by id)
+    return rows
+
+
+def _derive(row: Tally, breakdown: rules.Breakdown, total: int) -> bool:
+    """Put the engine's numbers on a tally row; True when any of them changed."""
+    values = (
+        breakdown.cards,
+        breakdown.spades,
+        breakdown.big_casino,
+        breakdown.little_casino,
+        breakdown.aces,
+        breakdown.sweeps,
+        breakdown.last_capture,
+        breakdown.jack_of_spades,
+        breakdown.points,
+        total,
+    )
+    if all(
+        getattr(row, name) == value
+        for name, value in zip(DERIVED_TALLY_FIELDS, values, strict=True)
+    ):
+        return False
+    for name, value in zip(DERIVED_TALLY_FIELDS, values, strict=True):
+        setattr(row, name, value)
+    return True
+
+
+@transaction.atomic
+def hand_edit(
+    *,
+    match: Match,
+    number: int,
+    tallies: Sequence[rules.Tally],
+    by: User | None = None,
+) -> Hand:
+    """Change an earlier hand's counts and re-score the whole match. The counts it had are kept
+    as a revision (the hand's edit history); a change to the same counts changes nothing.
+
+    Refused when a later hand would then come after the winning one.
+    """
+    match = _locked(match)
+    hand = Hand.objects.filter(match=match, number=number).first()
+    if hand is None:
+        raise HandGone(number)
+    _check(match, tallies)
+    stored = list(hand.tallies.select_related("side").order_by("side__position"))
+    if [row.as_rules_tally() for row in stored] == list(tallies):
+        return hand
+    now = timezone.now()
+    HandRevision.objects.create(
+        hand=hand,
+        tallies=[matchdoc.tally_json(row.as_rules_tally()) for row in stored],
+        by_id=hand.changed_by_id if hand.changed_at else hand.entered_by_id,
+        at=hand.changed_at or hand.created_at,
+        replaced_by=by,
+    )
+    for row, tally in zip(stored, tallies, strict=True):
+        for name in TALLY_FIELDS:
+            setattr(row, name, getattr(tally, name))
+    Tally.objects.bulk_update(stored, [*TALLY_FIELDS])
+    hand.changed_by, hand.changed_at = by, now
+    hand.save(update_fields=["updated_at", "changed_by", "changed_at"])
+    rescore(match)
+    return hand
+
+
+@transaction.atomic
+def hand_delete_last(
+    *, match: Match, number: int, hand_id: int | None = None
+) -> list[rules.Tally] | None:
+    """Delete hand `number`, which must be the last, and re-score (a won match is open again).
+    Returns the deleted hand's tallies.
+
+    The number makes a resend harmless: once the hand is gone, a second request for it is refused
+    instead of deleting the hand before it. With `hand_id` (an undo right after a save) the hand
+    must be that very row: a resend after it is gone changes nothing and returns None, and a hand
+    of the same number saved again meanwhile (another phone) is not deleted.
+    """
+    match = _locked(match)
+    last = match.hands.order_by("-number").first()
+    another = hand_id is not None and (last is None or last.pk != hand_id)
+    if another and hand_id is not None and not Hand.objects.filter(pk=hand_id).exists():
+        return None  # already undone: the resend of a double tap
+    if last is None:
+        raise HandRefused(_("There is no hand to delete."))
+    if another or last.number != number:
+        raise HandRefused(
+            _("Hand %(number)d is not the last hand any more: nothing was deleted.")
+            % {"number": number}
+        )
+    tallies = [t.as_rules_tally() for t in last.tallies.order_by("side__position")]
+    last.delete()
+    rescore(match)
+    return tallies
+
+
+@transaction.atomic
+def match_abandon(*, match: Match) -> Match:
+    match = _locked(match)
+    if match.status not in (Match.Status.WON, Match.Status.ABANDONED):
+        match.status = Match.Status.ABANDONED
+        match.finished_at = timezone.now()
+        match.version += 1
+        match.save(update_fields=["status", "finished_at", "version"])
+        event_changed(match)
+        stats.player_summaries_refresh(match)
+    return match
+
+
+def event_changed(match: Match) -> None:
+    """A table of an event changed: the event's page and big screen have something new."""
+    if match.event_id is not None:
+        Event.objects.filter(pk=match.event_id).update(version=F("version") + 1)
+
+
+@transaction.atomic
+def match_delete(*, match: Match) -> None:
+    """Delete a match and its hands for good. Its players' statistics no longer count it, and
+    the circle's ratings are replayed from the first rating it gave as if it never was."""
+    match = _locked(match)
+    if match.event_id is not None:
+        raise ValidationError(
+            _(
+                "This match is a table of an event: its organiser can abandon it on the event's page."
+            )
+        )
+    cut = PlayerRating.objects.filter(match=match).aggregate(first=Min("pk"))["first"]
+    # Without its seats and hands the match counts for nobody: the statistics take it out.
+    Hand.objects.filter(match=match).delete()
+    Seat.objects.filter(match=match).delete()
+    stats.player_summaries_refresh(match)
+    circle_id = match.circle_id
+    match.delete()
+    if cut is not None:
+        ratings.replay(circle_id=circle_id, from_pk=cut)
+
+
+@transaction.atomic
+def match_rematch(*, match: Match, by: User | None = None) -> Match:
+    """A new match with the same players, seats and rules; the next dealer deals first.
+
+    A match has one rematch: asked again (a second phone, a resend), the first one is returned.
+    """
+    match = _locked(match)
+    existing = match.rematches.order_by("pk").first()
+    if existing is not None:
+        return existing
+    lineup = selectors.lineup(match)
+    turn = table_turn(
+        match.rules,
+        players=lineup.seat_count,
+        first_dealer=match.first_dealer_seat,
+        hand_index=match.hand_count,
+    )
+    return match_start(
+        circle=match.circle,
+        by=by,
+        rules=match.rules,
+        sides=lineup,
+        first_dealer_seat=turn.dealer_seat,
+        rematch_of=match,
+    )
+
+
+def rescore(match: Match) -> rules.MatchScore:
+    """Re-score the whole match in memory and store the derived numbers that changed.
+
+    Raises HandRefused (and the caller's transaction rolls back) when a hand comes after the
+    winning one.
+    """
+    sides = list(match.sides.order_by("position"))
+    hands = list(
+        match.hands.order_by("number").prefetch_related(
+            Prefetch("tallies", queryset=Tally.objects.order_by("side__position"))
+        )
+    )
+    rows = [list(hand.tallies.all()) for hand in hands]
+    try:
+        score = rules.score_match(
+            match.rules,
+            [[row.as_rules_tally() for row in hand_rows] for hand_rows in rows],
+            [side.start_total for side in sides],
+            last_hand=match.last_hand,
+        )
+    except rules.MatchOverError as error:
+        raise HandRefused(
+            _("Hand %(number)d would come after the winning hand; delete it first.")
+            % {"number": error.hand_index + 1}
+        ) from None
+    changed = [
+        row
+        for hand_rows, hand_score in zip(rows, score.hands, strict=True)
+        for row, breakdown, total in zip(
+            hand_rows, hand_score.breakdown, hand_score.totals, strict=True
+        )
+        if _derive(row, breakdown, total)
+    ]
+    if changed:
+        Tally.objects.bulk_update(changed, [*DERIVED_TALLY_FIELDS])
+    moved_pots = [
+        hand
+        for hand, hand_score in zip(hands, score.hands, strict=True)
+        if (hand.pot_cards, hand.pot_spades) != hand_score.pots
+    ]
+    for hand, hand_score in zip(hands, score.hands, strict=True):
+        hand.pot_cards, hand.pot_spades = hand_score.pots
+    if moved_pots:
+        Hand.objects.bulk_update(moved_pots, ["pot_cards", "pot_spades"])
+    _result_save(
+        match,
+        sides,
+        totals=score.totals,
+        status=score.status,
+        winner=score.winner,
+        outcome=score.outcome,
+        hand_count=len(hands),
+    )
+    return score
+
+
+def _result_save(
+    match: Match,
+    sides: Sequence[Side],
+    *,
+    totals: Sequence[int],
+    status: rules.Status,
+    winner: int | None,
+    outcome: rules.Outcome | None,
+    hand_count: int,
+    appended: tuple[Sequence[Tally], Sequence[Seat]] | None = None,
+) -> None:
+    """Store the sides' totals and how the match stands; bump its version; keep ratings and
+    statistics right (`appended`: the tallies of the one hand just added and the match's seats,
+    for counting it as such)."""
+    status_before = match.status
+    moved = [side for side, total in zip(sides, totals, strict=True) if side.total != total]
+    before = ratings.finish(match, sides)
+    for side, total in zip(sides, totals, strict=True):
+        side.total = total
+    if moved:
+        Side.objects.bulk_update(moved, ["total"])
+    was_won = match.status == Match.Status.WON
+    if match.status != Match.Status.ABANDONED:
+        match.status = status
+        if status == rules.Status.WON and not was_won:
+            match.finished_at = timezone.now()
+        elif status != rules.Status.WON:
+            match.finished_at = None
+    match.winner_position = winner
+    match.outcome_kind = outcome.kind if outcome else ""
+    match.outcome_category = (outcome.category or "") if outcome else ""
+    match.hand_count = hand_count
+    match.version += 1
+    match.save(
+        update_fields=[
+            "status",
+            "finished_at",
+            "winner_position",
+            "outcome_kind",
+            "outcome_category",
+            "hand_count",
+            "version",
+        ]
+    )
+    event_changed(match)
+    # The statistics' rows, then the players' ratings (the lock order, scoring.locks).
+    if appended is not None:
+        rows, seats = appended
+        seated = [(seat.player_id, seat.side_id) for seat in seats]
+        stats.hand_appended(match, sides, rows, seated, status_before)
+    else:
+        stats.player_summaries_refresh(match)
+    after = ratings.finish(match, sides)
+    if after != before:
+        ratings.follow(match, was_rated=before is not None)
+
+
+def player_rename(*, player: Player, name: str) -> Player:
+    """Rename a player; the new name must not belong to another player of the circle."""
+    name = name.strip()
+    clash = Player.objects.filter(circle_id=player.circle_id, name_key=name_key(name))
+    clash = clash.exclude(pk=player.pk)
+    if clash.exists():
+        raise _name_taken(name)
+    player.name = name
+    try:
+        with transaction.atomic():
+            # The lock order: the events they play in, their matches, then the player.
+            locks.events(Event.objects.filter(entrants__player=player))
+            locks.matches_in_order(Match.objects.filter(seats__player=player))
+            player.save(update_fields=["name"])
+            _names_changed(Match.objects.filter(seats__player=player))
+            # And on the pages of the events they play in (their standings, the big screen).
+            Event.objects.filter(entrants__player=player).update(version=F("version") + 1)
+    except IntegrityError:  # renamed to the same name by a concurrent request
+        raise _name_taken(name) from None
+    return player
+
+
+def _names_changed(matches: QuerySet[Match]) -> None:
+    """Names are on the scoreboards: a new version, so open boards show the new one and no
+    page rendered under the old name is served again."""
+    Match.objects.filter(pk__in=matches.values("pk")).update(version=F("version") + 1)
+
+
+@transaction.atomic
+def player_merge(*, source: Player, target: Player) -> Player:
+    """Move all of `source`'s seats to `target` and delete `source` (the same person twice).
+
+    Refused when both sat at the same match: one person cannot hold two seats.
+    """
+    if source.pk == target.pk or source.circle_id != target.circle_id:
+        raise ValidationError(_("Choose two different players of yours."))
+    shared = selectors.shared_matches(source, target)
+    if shared:
+        raise ValidationError(
+            ngettext(
+                "%(source)s and %(target)s played in %(count)d match together: they are two people.",
+                "%(source)s and %(target)s played in %(count)d matches together: they are two people.",
+                len(shared),
+            )
+            % {"source": source.name, "target": target.name, "count": len(shared)}
+        )
+    if EventPlayer.objects.filter(player=source, event__entrants__player=target).exists():
+        raise ValidationError(
+            _("%(source)s and %(target)s played in the same event: they are two people.")
+            % {"source": source.name, "target": target.name}
+        )
+    # The lock order: both players' events, their matches, then the rows below them.
+    both = (source, target)
+    locks.events(Event.objects.filter(entrants__player__in=both))
+    locks.matches_in_order(Match.objects.filter(seats__player__in=both))
+    Seat.objects.filter(player=source).update(player=target)
+    EventPlayer.objects.filter(player=source).update(player=target)
+    EventTable.objects.filter(bye=source).update(bye=target)
+    Event.objects.filter(entrants__player=target).update(version=F("version") + 1)
+    # The account that is `source` ("this is me") is `target` now, unless one already is.
+    if not Membership.objects.filter(player=target).exists():
+        Membership.objects.filter(player=source).update(player=target)
+    source.delete()
+    _names_changed(Match.objects.filter(seats__player=target))
+    stats.player_summaries_refresh(Match.objects.filter(seats__player=target))
+    ratings.recompute(circle=target.circle)
+    target.refresh_from_db()
+    return target
+
+
+# A tally's fields as entered (rules.Tally's), and those derived from them.
+TALLY_FIELDS = rules.Tally._fields
+DERIVED_TALLY_FIELDS = (
+    "cards_points",
+    "spades_points",
+    "big_casino_points",
+    "little_casino_points",
+    "aces_points",
+    "sweeps_points",
+    "last_capture_points",
+    "jack_of_spades_points",
+    "points",
+    "total_after",
+)
