@@ -51,7 +51,7 @@ test-fast: $(STAMP)
 		-m "not browser and not slow"; status=$$?; \
 	echo "test-fast: $$(( $$(date +%s) - start )) s"; exit $$status
 
-# A long run of the random evenings (tests/test_evenings.py): EVENINGS evenings of at most
+# A long run of the random evenings (tests/cross/test_evenings.py): EVENINGS evenings of at most
 # EVENING_STEPS steps, in shards of SOAK_SHARD evenings shared out over every core; prints the
 # evenings, steps and requests played and the distinct states reached (games x how matches
 # ended, tables, club-night formats). Each shard writes its figures when it ends, so a run cut
@@ -69,8 +69,8 @@ soak: $(STAMP)
 	mkdir -p $(dir $(SOAK_REPORT)) && rm -f $(SOAK_REPORT).*.json
 	CASINO_EVENINGS=$(EVENINGS) CASINO_EVENING_STEPS=$(EVENING_STEPS) \
 		CASINO_EVENING_SHARDS=$$(( ($(EVENINGS) + $(SOAK_SHARD) - 1) / $(SOAK_SHARD) )) CASINO_EVENINGS_REPORT=$(SOAK_REPORT) \
-		$(PY) -m pytest -q -p no:cacheprovider -n auto tests/test_evenings.py; status=$$?; \
-	$(PY) tests/evenings_report.py $(SOAK_REPORT); \
+		$(PY) -m pytest -q -p no:cacheprovider -n auto tests/cross/test_evenings.py; status=$$?; \
+	$(PY) tests/cross/evenings_report.py $(SOAK_REPORT); \
 	CASINO_PHONE_STEPS=$(PHONE_STEPS) CASINO_PHONE_SEED=$(PHONE_SEEDS) \
 		$(PY) -m pytest -q -s -p no:cacheprovider tests/browser/test_phone_walk.py || status=1; \
 	exit $$status

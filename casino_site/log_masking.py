@@ -20,7 +20,7 @@ import re
 # account_confirm_email and account_reset_password_from_key (its done page aside), wherever they
 # appear: request line, path, referer (a static file's, asked for by such a page), and
 # percent-encoded in a query, once or twice (the login page's ?next=%2Fjoin%2F<code>%2F, a
-# sign-up's ?next= holding that login page's address). tests/test_log_masking.py walks the URLs
+# sign-up's ?next= holding that login page's address). tests/cross/test_log_masking.py walks the URLs
 # and fails on a new one with a token that is not here.
 SECRET_PATHS = r"(?:shared|join|events/screen|confirm-email)/|password/reset/key/(?!done/)"
 SHARE_LINK = re.compile(rf"(/(?:{SECRET_PATHS}))[^/?#&\s\"'<>]+")
@@ -35,7 +35,7 @@ ENCODED_SHARE_LINK = re.compile(
     re.IGNORECASE,
 )
 # Query parameters that hold a secret: an open board's and an event page's watch token
-# (scoring/watch.py), in a request line or, encoded, in a login page's ?next=.
+# (scoring/web/watch.py), in a request line or, encoded, in a login page's ?next=.
 SECRET_QUERY = ("watch",)
 SECRET_PARAMETER = re.compile(
     rf"((?:[?&]|%(?:25)*(?:3F|26))(?:{'|'.join(SECRET_QUERY)})(?:=|%(?:25)*3D))"

@@ -54,22 +54,22 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     # First: the database down, met by any middleware below or the view, is a 503 to retry.
-    "scoring.middleware.DatabaseDownMiddleware",
+    "scoring.web.middleware.DatabaseDownMiddleware",
     "django.middleware.security.SecurityMiddleware",
     # An open board's poll that finds nothing new: 204 from one indexed read, before the rest.
-    "scoring.watch.WatchMiddleware",
+    "scoring.web.watch.WatchMiddleware",
     "csp.middleware.CSPMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     # Pages are compressed (static files come compressed from WhiteNoise, above). BREACH:
     # docs/DEPLOY.md says why this is safe here.
     "django.middleware.gzip.GZipMiddleware",
     # Before anything reads the session, the query or a form: NUL bytes and foreign charsets.
-    "scoring.middleware.BadBytesMiddleware",
+    "scoring.web.middleware.BadBytesMiddleware",
     # Django's, telling a session not saved for the database being down from one deleted.
-    "scoring.middleware.SessionMiddleware",
+    "scoring.web.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
-    "scoring.middleware.NoStoreMiddleware",
+    "scoring.web.middleware.NoStoreMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "scoring.accounts.middleware.AccountLanguageMiddleware",

@@ -3,12 +3,12 @@ from django.contrib import admin
 from django.urls import include, path
 
 from scoring.accounts.views import signup
-from scoring.views.health import healthz
-from scoring.views.offline import manifest, service_worker
+from scoring.pages.health import healthz
+from scoring.pages.offline import manifest, service_worker
 
 urlpatterns = [
     path("healthz", healthz, name="healthz"),
-    # At the root, so the service worker's scope is the whole site (scoring/views/offline.py).
+    # At the root, so the service worker's scope is the whole site (scoring/pages/offline.py).
     path("sw.js", service_worker, name="service-worker"),
     path("manifest.webmanifest", manifest, name="manifest"),
     path("admin/", admin.site.urls),

@@ -24,6 +24,6 @@ class ScoringConfig(AppConfig):
 def _personal_circle(sender: Any, instance: Any, created: bool, raw: bool = False, **kwargs: Any):
     """Every account has its personal circle from the start."""
     if created and not raw:
-        from scoring.circles.access import personal_circle
+        from scoring.access import personal_circle
 
         personal_circle(instance)

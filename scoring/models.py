@@ -11,8 +11,8 @@ from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import pgettext_lazy
 
-from scoring import rules
-from scoring.rating import DEFAULT_MU, DEFAULT_SIGMA
+from scoring.engine import rules
+from scoring.engine.rating import DEFAULT_MU, DEFAULT_SIGMA
 
 PROVISIONAL_BELOW = 5  # finished matches before a rating counts as settled
 
@@ -553,7 +553,7 @@ class Profile(models.Model):
 
 class FormSubmission(models.Model):
     """A creating form's submission, kept a day so that a resend (a double tap, a retry after a
-    lost reply) gets the first reply instead of creating again. See scoring/once.py."""
+    lost reply) gets the first reply instead of creating again. See scoring/web/once.py."""
 
     key = models.CharField(max_length=64, unique=True)  # the form's token, user, path and data
     created_at = models.DateTimeField(auto_now_add=True, db_index=True)
@@ -569,9 +569,9 @@ class FormSubmission(models.Model):
         return f"{self.key[:12]} ({self.status})"
 
 
-# --- statistics kept up to date (scoring/stats.py) -----------------------------------------------
+# --- statistics kept up to date (scoring/matches/stats.py) -----------------------------------------------
 # The player and head-to-head pages read these instead of aggregating a whole history per request.
-# Only scoring/stats.py writes them: `player_summaries_refresh(matches)` after any change to a
+# Only scoring/matches/stats.py writes them: `player_summaries_refresh(matches)` after any change to a
 # match, `player_summaries_rebuild()` to start over.
 
 

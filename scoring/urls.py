@@ -3,9 +3,10 @@ from django.urls import path
 from scoring.accounts.urls import urlpatterns as accounts_urlpatterns
 from scoring.circles.urls import urlpatterns as circles_urlpatterns
 from scoring.events.urls import urlpatterns as events_urlpatterns
+from scoring.history import views as history
+from scoring.matches import views
+from scoring.pages import views as pages
 from scoring.sharing.urls import urlpatterns as sharing_urlpatterns
-from scoring.views import history, pages
-from scoring.views import matches as views
 
 app_name = "scoring"
 

@@ -1,4 +1,4 @@
-"""Pairing benchmark: the time to pair one round of a 64-player club night (scoring/pairing.py).
+"""Pairing benchmark: the time to pair one round of a 64-player club night (scoring/engine/pairing.py).
 
 Two cases, each the median of BENCH_RUNS (20) runs, in ms and as a share of the 50 ms goal:
 

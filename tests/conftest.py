@@ -7,9 +7,19 @@ from pathlib import Path
 import pytest
 from hypothesis import HealthCheck, settings
 
-# The rooms' tests (tests/accounts/, circles/, events/, sharing/) share helpers with the others by module
+# The rooms' tests (tests/<room>/, as in scoring/) share helpers with the others by module
 # name, as files of one directory do (pytest's prepend import mode): whichever file is run alone.
-for room in ("accounts", "circles", "events", "sharing"):
+for room in (
+    "accounts",
+    "circles",
+    "cross",
+    "engine",
+    "events",
+    "history",
+    "matches",
+    "pages",
+    "sharing",
+):
     sys.path.insert(0, str(Path(__file__).resolve().parent / room))
 
 from helpers import QUICK_EXAMPLES  # noqa: E402  (after the paths above)
@@ -56,7 +66,7 @@ def user_client(client, user):
 
 @pytest.fixture
 def players(user):
-    from scoring import services
+    from scoring.matches import services
 
     return [
         services.player_create(circle=user.personal_circle, name=name)
@@ -66,8 +76,8 @@ def players(user):
 
 @pytest.fixture
 def casino_match(user, players):
-    from scoring import services
-    from scoring.rules import Rules
+    from scoring.engine.rules import Rules
+    from scoring.matches import services
 
     return services.match_start(
         circle=user.personal_circle, rules=Rules.make("casino"), sides=[[players[0]], [players[1]]]

@@ -12,7 +12,7 @@ from django.core.management import call_command
 from django.db import connection, transaction
 from django.urls import reverse
 
-from scoring.rules import Tally
+from scoring.engine.rules import Tally
 
 # make test-fast loads the casino-quick profile (tests/conftest.py): each property tries at most
 # this many examples there.
@@ -140,10 +140,10 @@ def run_command(*args: str, stdin: str = "") -> tuple[int, str, str]:
 
 def shared_match(owner: Any, member: Any) -> Any:
     """A match of Ana and Ben in `owner`'s circle, which `member` belongs to as well."""
-    from scoring import services
-    from scoring.circles.access import personal_circle
+    from scoring.access import personal_circle
+    from scoring.engine.rules import Rules
+    from scoring.matches import services
     from scoring.models import Membership
-    from scoring.rules import Rules
 
     circle = personal_circle(owner)
     Membership.objects.create(circle=circle, user=member, role="member")
@@ -155,9 +155,9 @@ def friday_club(user: Any, names: Any = ("Ana", "Ben", "Cy", "Dee"), **options: 
     """A Swiss club night of Casino in `user`'s own circle, its players made from `names`."""
     import datetime
 
-    from scoring import services
+    from scoring.engine.rules import Rules
     from scoring.events import services as events
-    from scoring.rules import Rules
+    from scoring.matches import services
 
     circle = user.personal_circle
     players = [services.player_create(circle=circle, name=name) for name in names]

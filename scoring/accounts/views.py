@@ -28,13 +28,13 @@ from django.utils.text import slugify
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
+from scoring.access import scoped
 from scoring.accounts import services as accounts
 from scoring.accounts.forms import DeleteAccountForm
 from scoring.accounts.middleware import AccountLanguageMiddleware
-from scoring.circles.access import scoped
-from scoring.once import once_per_form
 from scoring.sharing import exchange
-from scoring.views.common import HtmxHttpRequest, ScopedRequest, SignedInRequest, download
+from scoring.web.htmx import HtmxHttpRequest, ScopedRequest, SignedInRequest, download
+from scoring.web.once import once_per_form
 
 GOODBYE_KEY = "account_deleted"
 PASSWORD_REAUTHENTICATION = "reauthenticate"  # allauth's id of reauthenticating by password

@@ -6,8 +6,8 @@ from typing import Any
 
 from django.http import HttpRequest
 
+from scoring.access import SESSION_KEY
 from scoring.circles import selectors as circles
-from scoring.circles.access import SESSION_KEY
 from scoring.models import Circle
 
 

@@ -9,7 +9,7 @@ from django.utils.translation import gettext_lazy, ngettext
 
 from scoring.circles import invites
 from scoring.circles import services as circles
-from scoring.forms import readable_text
+from scoring.matches.forms import readable_text
 
 
 class CircleForm(forms.Form):

@@ -10,9 +10,9 @@ from django.contrib.auth.models import User
 from django.db.models import Case, IntegerField, Q, QuerySet, Sum, Value, When
 from django.db.models.functions import Coalesce, Lower
 
-from scoring.circles.access import Scope
+from scoring.access import Scope
+from scoring.matches.selectors import Record
 from scoring.models import PROVISIONAL_BELOW, Circle, Membership, Player
-from scoring.selectors import Record
 
 ADMIN = Membership.Role.ADMIN
 
@@ -90,7 +90,7 @@ class CircleRecord:
 
 def records_of(user: User) -> list[CircleRecord]:
     """The account's record in each of its circles where a player is linked to it: one query,
-    however many circles (from the statistics kept by scoring/stats.py)."""
+    however many circles (from the statistics kept by scoring/matches/stats.py)."""
     memberships = (
         Membership.objects.filter(user=user, player__isnull=False)
         .select_related("circle", "player")

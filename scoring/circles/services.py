@@ -1,7 +1,7 @@
 """Circles: making one, renaming it, its members' roles, leaving it, and "this is me" (what the
 pages about circles read is scoring/circles/selectors.py).
 
-Who may ask for a change is decided by scoring/circles/access.py; the rules here hold whoever asks: a
+Who may ask for a change is decided by scoring/access.py; the rules here hold whoever asks: a
 circle always keeps an admin, and a personal circle keeps its owner, as an admin. A change to the
 members is one transaction that first locks the circle's memberships, so two admins demoting each
 other at the same moment cannot leave the circle without one. Each change can be sent again (a

@@ -18,12 +18,12 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 from django_htmx.http import HttpResponseClientRedirect
 
+from scoring.access import SESSION_KEY, scoped
 from scoring.circles import forms, invites, selectors
 from scoring.circles import services as circles
-from scoring.circles.access import SESSION_KEY, scoped
 from scoring.models import Circle, Invite, Membership
-from scoring.once import once_per_form
-from scoring.views.common import HtmxHttpRequest, ScopedRequest, qr_code, render_region
+from scoring.web.htmx import HtmxHttpRequest, ScopedRequest, qr_code, render_region
+from scoring.web.once import once_per_form
 
 CIRCLE_TEMPLATE = "scoring/circles/circle_detail.html"
 

@@ -1,2 +1,2 @@
 """Club nights: an event of a circle, several tables paired round by round and ranked live
-(pairing and standings are the engine's: scoring/pairing.py, scoring/standings.py)."""
+(pairing and standings are the engine's: scoring/engine/pairing.py, scoring/engine/standings.py)."""

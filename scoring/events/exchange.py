@@ -17,11 +17,12 @@ from django.template.defaultfilters import filesizeformat
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from scoring import bulk, matchdoc, ratings
+from scoring.engine import matchdoc
+from scoring.engine.matchdoc import DocumentError, MatchDoc
 from scoring.events import services as events
 from scoring.events.selectors import EventState
 from scoring.events.services import MAX_PLAYERS, MAX_ROUNDS
-from scoring.matchdoc import DocumentError, MatchDoc
+from scoring.matches import bulk, ratings
 from scoring.models import (
     Circle,
     Event,

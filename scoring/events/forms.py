@@ -11,9 +11,9 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-from scoring import rules
+from scoring.engine import rules
 from scoring.events.services import MAX_PLAYERS, MAX_ROUNDS, field_problem
-from scoring.forms import NAME_VALIDATORS, GameRulesForm
+from scoring.matches.forms import NAME_VALIDATORS, GameRulesForm
 from scoring.models import Event, Player, name_key
 from scoring.sharing.forms import ImportForm
 

@@ -16,10 +16,11 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
-from scoring import bulk, pairing, services
+from scoring.engine import pairing
+from scoring.engine.rules import Rules
 from scoring.events.selectors import EventState, OpenTable
+from scoring.matches import bulk, services
 from scoring.models import Circle, Event, EventPlayer, EventRound, EventTable, Match, Player
-from scoring.rules import Rules
 
 MIN_PLAYERS = {Event.Format.ROUND_ROBIN: 2, Event.Format.SWISS: 2, Event.Format.PARTNERS: 4}
 MAX_PLAYERS = 128

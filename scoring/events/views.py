@@ -17,16 +17,16 @@ from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
-from scoring import services, watch
-from scoring.circles.access import scoped
+from scoring.access import scoped
 from scoring.events import exchange, selectors
 from scoring.events import services as events
 from scoring.events.forms import EntrantForm, EventForm, EventImportForm, LeaverForm
+from scoring.matches import services
 from scoring.models import Event, EventTable, Player
-from scoring.once import once_per_form
 from scoring.sharing import links
 from scoring.sharing.exchange import ImportRefused
-from scoring.views.common import (
+from scoring.web import watch
+from scoring.web.htmx import (
     HtmxHttpRequest,
     ScopedRequest,
     download,
@@ -35,6 +35,7 @@ from scoring.views.common import (
     qr_code,
     render_region,
 )
+from scoring.web.once import once_per_form
 
 EVENT_TEMPLATE = "scoring/events/event_detail.html"
 SCREEN_TEMPLATE = "scoring/events/event_screen.html"

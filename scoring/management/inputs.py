@@ -11,7 +11,7 @@ from django.utils.translation import gettext
 def circle_option(command: BaseCommand, username: str | None, circle_id: int | None) -> Any:
     """The circle named by --circle ID, or the personal circle of the user named by --owner;
     None without either. An unknown one says so and exits 2."""
-    from scoring.circles.access import personal_circle
+    from scoring.access import personal_circle
     from scoring.models import Circle
 
     if circle_id is not None:

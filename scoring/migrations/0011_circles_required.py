@@ -14,7 +14,7 @@ def fill_statistics(apps, schema_editor):
         return
     if not apps.get_model("scoring", "Match").objects.exists():
         return
-    from scoring import stats
+    from scoring.matches import stats
 
     stats.player_summaries_rebuild()
 

@@ -21,9 +21,11 @@ from django.db.models import Prefetch, QuerySet
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from scoring import bulk, chunks, matchdoc, ratings, rules, selectors
-from scoring.matchdoc import DocumentError, MatchDoc
+from scoring.engine import matchdoc, rules
+from scoring.engine.matchdoc import DocumentError, MatchDoc
+from scoring.matches import bulk, ratings, selectors
 from scoring.models import Circle, Event, Hand, Match, Player, Seat, Side, Tally, name_key
+from scoring.web import chunks
 
 MAX_IMPORT_BYTES = 2 * 1024 * 1024
 

@@ -16,13 +16,12 @@ from django.views.decorators.http import require_http_methods, require_POST, req
 from django.views.decorators.vary import vary_on_headers
 from django_htmx.http import HttpResponseClientRedirect
 
-from scoring import selectors
-from scoring.circles.access import scoped
+from scoring.access import scoped
+from scoring.matches import selectors
 from scoring.models import Match
-from scoring.once import once_per_form
 from scoring.sharing import exchange, links
 from scoring.sharing.forms import ImportForm
-from scoring.views.common import (
+from scoring.web.htmx import (
     HtmxHttpRequest,
     ScopedRequest,
     download,
@@ -31,6 +30,7 @@ from scoring.views.common import (
     qr_code,
     render_region,
 )
+from scoring.web.once import once_per_form
 
 SHARE_TEMPLATE = "scoring/sharing/share.html"
 IMPORT_TEMPLATE = "scoring/sharing/import.html"

@@ -11,7 +11,8 @@ from django.utils.timezone import localtime
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 
-from scoring import charts, once, rules, watch
+from scoring.engine import charts, rules
+from scoring.web import once, watch
 
 register = template.Library()
 
@@ -36,7 +37,7 @@ CONDITION_SHORT = {"cards": 3, "big_casino": 2}
 # Why a match was won, one sentence for each kind of rules.Outcome (rules.OUTCOME_KINDS; "tied"
 # has no winner), or for a (kind, category) that needs its own. The one place these words are:
 # the board, the share page and the phone's offline board (offline_phrases) all take them from
-# here, and tests/test_outcome_words.py checks them against rules.outcomes for every game.
+# here, and tests/cross/test_outcome_words.py checks them against rules.outcomes for every game.
 # Placeholders: name (the winner), total (its total), target, what (CATEGORY_TAKEN[category]),
 # before (the total a Dominican condition applies at).
 OUTCOME_SENTENCES: dict[str | tuple[str, str], Any] = {
@@ -71,13 +72,13 @@ def outcome_sentence(kind: str, category: str | None) -> Any:
 
 @register.simple_tag
 def form_once() -> SafeString:
-    """A one-time token for a creating form: sent twice, the form creates once (scoring/once.py)."""
+    """A one-time token for a creating form: sent twice, the form creates once (scoring/web/once.py)."""
     return format_html('<input type="hidden" name="{}" value="{}">', once.FIELD, once.new_token())
 
 
 @register.simple_tag(takes_context=True)
 def watch_token(context: dict[str, Any], match: Any) -> str:
-    """The watch token of the reader's board of `match` in this session (scoring/watch.py: its
+    """The watch token of the reader's board of `match` in this session (scoring/web/watch.py: its
     poll's 204 costs one indexed read)."""
     request = context["request"]
     session_key = request.session.session_key

@@ -4,7 +4,7 @@ from django import template
 from django.utils.html import format_html, format_html_join
 from django.utils.safestring import SafeString
 
-from scoring.rules import PARTNERS
+from scoring.engine.rules import PARTNERS
 
 register = template.Library()
 

@@ -22,9 +22,10 @@ from django.test import Client, RequestFactory
 from django.urls import reverse
 from helpers import FIRST_8, FIRST_11, SECOND_8
 
-from scoring import services
 from scoring.accounts import services as accounts
 from scoring.circles import services as circles
+from scoring.engine.rules import Rules
+from scoring.matches import services
 from scoring.models import (
     Circle,
     Hand,
@@ -36,7 +37,6 @@ from scoring.models import (
     PlayerRating,
     PlayerStat,
 )
-from scoring.rules import Rules
 
 pytestmark = pytest.mark.django_db
 PASSWORD = "casino-pass-1"  # ana's (tests/conftest.py)

@@ -5,7 +5,7 @@ from django.urls import reverse
 from helpers import at_once
 
 from scoring.models import FormSubmission
-from scoring.once import FIELD
+from scoring.web.once import FIELD
 
 pytestmark = pytest.mark.django_db
 

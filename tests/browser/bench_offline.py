@@ -14,9 +14,9 @@ from playwright.sync_api import expect
 from test_offline import _controlled, _until
 from test_offline_scoring import ENGINE_KEPT
 
-from scoring import services
-from scoring.circles.access import personal_circle
-from scoring.rules import Rules
+from scoring.access import personal_circle
+from scoring.engine.rules import Rules
+from scoring.matches import services
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 

@@ -14,10 +14,10 @@ from django.test import Client
 from helpers import FIRST_8, main_menu
 from playwright.sync_api import expect
 
-from scoring import services
 from scoring.circles import services as circles
+from scoring.engine.rules import Rules
+from scoring.matches import services
 from scoring.models import Circle, Match, Membership
-from scoring.rules import Rules
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 SMALL_PHONE = {"width": 360, "height": 740}

@@ -18,12 +18,12 @@ from conftest import PASSWORD
 from playwright.sync_api import expect
 from test_every_page import Axe, check_page
 
-from scoring import services
-from scoring.circles.access import personal_circle
+from scoring.access import personal_circle
+from scoring.engine.rules import Rules
 from scoring.events import services as events
 from scoring.events.selectors import EventState
+from scoring.matches import services
 from scoring.models import Event, EventTable, Match, Membership
-from scoring.rules import Rules
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow, pytest.mark.django_db(transaction=True)]
 

@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import expect
 
-from scoring.views import matches
+from scoring.matches import views as matches
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 

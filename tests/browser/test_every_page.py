@@ -2,7 +2,7 @@
 violation, every control is a tap target of at least 44×44 CSS px, each id is given once, and the
 page has one meta description.
 
-The pages come from walking the URL resolver (as tests/test_authorization_matrix.py does), so a new
+The pages come from walking the URL resolver (as tests/cross/test_authorization_matrix.py does), so a new
 route cannot be forgotten: each route is either visited (PAGES says who visits it and with which
 objects) or skipped (SKIPPED says why). A route in neither fails test_every_route_is_accounted_for.
 
@@ -33,13 +33,13 @@ from helpers import FIRST_8, FIRST_11, SECOND_8, tally
 from test_authorization_matrix import Route, walk_routes
 from test_passkeys import _passkey
 
-from scoring import services
 from scoring.accounts.views import GOODBYE_KEY
 from scoring.circles import invites
 from scoring.circles import services as circles
+from scoring.engine.rules import Rules
 from scoring.events import services as events
+from scoring.matches import services
 from scoring.models import Match, Membership, Player
-from scoring.rules import Rules
 from scoring.sharing import links
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]

@@ -4,7 +4,7 @@ import pytest
 from helpers import main_menu
 from playwright.sync_api import expect
 
-from scoring import demo
+from scoring.matches import demo
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 

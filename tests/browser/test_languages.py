@@ -4,8 +4,8 @@ import pytest
 from django.conf import settings
 from playwright.sync_api import expect
 
-from scoring import services
-from scoring.rules import Rules
+from scoring.engine.rules import Rules
+from scoring.matches import services
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 

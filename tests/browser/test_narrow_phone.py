@@ -9,9 +9,10 @@ from typing import Any
 import pytest
 from playwright.sync_api import expect
 
-from scoring import rules, services
 from scoring.circles import services as circles
-from scoring.rules import Rules
+from scoring.engine import rules
+from scoring.engine.rules import Rules
+from scoring.matches import services
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 

@@ -12,11 +12,11 @@ from django.test import Client
 from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import expect
 
-from scoring import services
+from scoring.access import personal_circle
 from scoring.circles import services as circles
-from scoring.circles.access import personal_circle
+from scoring.engine.rules import Rules
+from scoring.matches import services
 from scoring.models import Hand, Match, Membership
-from scoring.rules import Rules
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 

@@ -210,7 +210,7 @@ REFUSED = [
 def test_the_phone_refuses_a_setup_with_the_servers_own_words(
     page: Any, log_in: Any, start_match: Any, live_server: Any
 ) -> None:
-    from scoring.forms import MatchForm
+    from scoring.matches.forms import MatchForm
 
     _ready_for_the_evening(page, log_in, start_match)
     for case in REFUSED:

@@ -9,9 +9,9 @@ from playwright.sync_api import expect
 from test_offline import _controlled, _until
 from test_offline_scoring import ENGINE_KEPT, _hand
 
-from scoring import services
+from scoring.engine.rules import Rules
+from scoring.matches import services
 from scoring.models import Match
-from scoring.rules import Rules
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 

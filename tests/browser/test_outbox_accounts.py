@@ -13,7 +13,7 @@ from helpers import main_menu
 from playwright.sync_api import expect
 from test_every_page import Axe, check_page
 
-from scoring.circles.access import personal_circle
+from scoring.access import personal_circle
 from scoring.models import Hand, Membership
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]

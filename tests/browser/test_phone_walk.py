@@ -1,6 +1,6 @@
 """A random walk of two phones at one table: the outbox's decisions proven the way the engine is.
 
-tests/test_evenings.py plays whole evenings through the HTTP interface, but not the JavaScript
+tests/cross/test_evenings.py plays whole evenings through the HTTP interface, but not the JavaScript
 that decides, on the phone, which number a waiting hand takes, what a clash offers (keep mine as
 the next hand, discard mine), when it is sent again and by whom. Here two phones (two Chromium
 contexts at 390 px, one account on both or two members of one circle) keep the score of one
@@ -45,8 +45,9 @@ from playwright.sync_api import expect
 from test_offline import _controlled, _until
 from test_offline_scoring import ENGINE_KEPT
 
-from scoring import demo, rules, services
-from scoring.circles.access import personal_circle
+from scoring.access import personal_circle
+from scoring.engine import rules
+from scoring.matches import demo, services
 from scoring.models import Hand, Match, Membership
 from scoring.models import Tally as TallyRow
 

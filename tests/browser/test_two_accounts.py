@@ -5,7 +5,7 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from scoring.circles.access import personal_circle
+from scoring.access import personal_circle
 from scoring.models import Hand, Match, Membership
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]

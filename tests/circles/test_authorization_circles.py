@@ -1,7 +1,7 @@
 """Every URL × every method × everyone around a circle: its admin, a member, a member of another
 circle, a member who was removed, anonymous, and whoever holds a share link.
 
-The circle is the admin's (the world of tests/test_authorization_matrix.py, with a member and a
+The circle is the admin's (the world of tests/cross/test_authorization_matrix.py, with a member and a
 removed member added). Admins and members get in wherever the owner does, except where only an
 admin may act (ADMIN_ONLY: a member gets 403 and changes nothing); everyone else is refused and
 sees none of the circle's names.
@@ -75,7 +75,7 @@ def test_the_admin_only_list_names_real_pages() -> None:
 @pytest.mark.parametrize("route", PROTECTED, ids=lambda route: route.name or route.route)
 def test_everyone_around_a_circle_gets_exactly_their_share(route: Route, circle: World) -> None:
     if route.is_share_link:
-        return  # read-only for anyone with the link: tests/test_authorization_matrix.py
+        return  # read-only for anyone with the link: tests/cross/test_authorization_matrix.py
     url = url_for(route, circle)
     before = owner_snapshot(circle.owner)
     # Outsiders first: a member of another circle, a removed member, anonymous.

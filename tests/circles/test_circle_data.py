@@ -6,7 +6,9 @@ from django.core.exceptions import ValidationError
 from django.urls import reverse
 from helpers import FIRST_11
 
-from scoring import demo, services, stats
+from scoring.engine.rules import Rules
+from scoring.matches import demo, services, stats
+from scoring.matches.ratings import recompute as ratings_recompute
 from scoring.models import (
     Circle,
     Match,
@@ -17,8 +19,6 @@ from scoring.models import (
     PlayerRecordStat,
     PlayerStat,
 )
-from scoring.ratings import recompute as ratings_recompute
-from scoring.rules import Rules
 from scoring.sharing import exchange
 
 pytestmark = pytest.mark.django_db

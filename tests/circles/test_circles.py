@@ -22,12 +22,12 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from hypothesis.extra.django import TestCase
 
-from scoring import services
+from scoring.access import SESSION_KEY, Scope
 from scoring.circles import selectors as circle_selectors
 from scoring.circles import services as circles
-from scoring.circles.access import SESSION_KEY, Scope
+from scoring.engine.rules import Rules
+from scoring.matches import services
 from scoring.models import Circle, Match, Membership, Player, PlayerRecordStat
-from scoring.rules import Rules
 
 pytestmark = pytest.mark.django_db
 ADMIN, MEMBER = Membership.Role.ADMIN, Membership.Role.MEMBER

@@ -21,10 +21,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from hypothesis.extra.django import TestCase
 
+from scoring.access import SESSION_KEY
 from scoring.circles import invites
-from scoring.circles.access import SESSION_KEY
 from scoring.models import Circle, FormSubmission, Invite, Membership
-from scoring.once import FIELD
+from scoring.web.once import FIELD
 
 pytestmark = pytest.mark.django_db
 PASSWORD = "a-Long-pass-42"

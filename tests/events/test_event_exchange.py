@@ -14,11 +14,11 @@ from django.urls import reverse
 from helpers import FIRST_8, SECOND_8
 from test_events import finish_round, make_event, matches_of
 
-from scoring import services
 from scoring.circles import services as circles
 from scoring.events import exchange
 from scoring.events import services as events
 from scoring.events.selectors import EventState
+from scoring.matches import services
 from scoring.models import Event, Match, Player
 from scoring.sharing.exchange import ImportRefused
 

@@ -25,11 +25,11 @@ from hypothesis.extra.django import TestCase
 from test_event_exchange import played_event
 from test_events import finish_round, make_event, matches_of, win
 
-from scoring import services
 from scoring.circles import services as circles
 from scoring.events import exchange
 from scoring.events import services as events
 from scoring.events.selectors import EventState
+from scoring.matches import services
 from scoring.models import Event, EventTable, Match, Player
 from scoring.sharing.exchange import ImportRefused
 

@@ -10,8 +10,8 @@ from django.urls import reverse
 from helpers import FIRST_8, SECOND_8
 from test_events import make_event, matches_of
 
-from scoring import services
 from scoring.events import services as events
+from scoring.matches import services
 
 pytestmark = pytest.mark.django_db
 

@@ -12,12 +12,13 @@ from django.test import Client
 from django.urls import reverse
 from helpers import FIRST_8, FIRST_11, HX, SECOND_8, at_once
 
-from scoring import services, watch
-from scoring.circles.access import Scope
+from scoring.access import Scope
+from scoring.engine.rules import Rules
 from scoring.events import services as events
 from scoring.events.selectors import EventState, events_played, tables_of
+from scoring.matches import services
 from scoring.models import Event, EventRound, EventTable, Match, Membership
-from scoring.rules import Rules
+from scoring.web import watch
 
 DAY = datetime.date(2026, 12, 4)
 

@@ -22,10 +22,10 @@ from django.test import Client
 from django.urls import reverse
 from helpers import FIRST_8, SECOND_8, at_once, friday_club
 
-from scoring import services
+from scoring.engine.rules import Rules
 from scoring.events import services as events
+from scoring.matches import services
 from scoring.models import Event, EventRound, Match, Player
-from scoring.rules import Rules
 
 ON_POSTGRES = os.environ.get("DATABASE_URL", "").startswith(("postgres://", "postgresql://"))
 pytestmark = [

@@ -13,9 +13,9 @@ from django.core.management import call_command
 from helpers import FIRST_8, FIRST_11, run_command
 from test_transfer import ALL_11, PLAIN, document, old_export_text, snapshot, tally
 
-from scoring import services
+from scoring.engine.rules import Rules
+from scoring.matches import services
 from scoring.models import Match, Player
-from scoring.rules import Rules
 
 pytestmark = pytest.mark.django_db
 

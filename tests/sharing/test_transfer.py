@@ -18,12 +18,12 @@ from django.utils import timezone
 from helpers import FIRST_8, FIRST_11, SECOND_8
 from helpers import tally_doc as tally
 
-from scoring import services
-from scoring.chunks import batched_text
+from scoring.engine.rules import Rules
+from scoring.matches import services
+from scoring.matches.ratings import recompute as ratings_recompute
 from scoring.models import Hand, Match, Player, Seat, Side, Tally
-from scoring.ratings import recompute as ratings_recompute
-from scoring.rules import Rules
 from scoring.sharing import exchange, links
+from scoring.web.chunks import batched_text
 
 pytestmark = pytest.mark.django_db
 
@@ -243,7 +243,7 @@ def old_export_text(circle) -> str:
 
 
 def test_streamed_export_is_the_same_text_as_before(user, players, monkeypatch):
-    monkeypatch.setattr("scoring.chunks.PREFETCH_CHUNK", 2)  # several chunks of matches
+    monkeypatch.setattr("scoring.web.chunks.PREFETCH_CHUNK", 2)  # several chunks of matches
     _history(user, players, 5)
     text = "".join(exchange.export_chunks(exchange.iter_match_documents(user.personal_circle)))
     assert text == old_export_text(user.personal_circle)
@@ -268,7 +268,7 @@ def test_export_of_one_match_is_one_document(user, players):
 
 
 def test_export_reads_the_database_a_chunk_of_matches_at_a_time(user, players, monkeypatch):
-    monkeypatch.setattr("scoring.chunks.PREFETCH_CHUNK", 2)
+    monkeypatch.setattr("scoring.web.chunks.PREFETCH_CHUNK", 2)
     _history(user, players, 5)
     chunks = exchange.export_chunks(exchange.iter_match_documents(user.personal_circle))
     with CaptureQueriesContext(connection) as first:
@@ -292,7 +292,7 @@ def test_iter_match_documents_is_lazy(user, players, django_assert_num_queries):
 
 
 def test_hands_csv_is_streamed_a_chunk_of_matches_at_a_time(user, players, monkeypatch):
-    monkeypatch.setattr("scoring.chunks.PREFETCH_CHUNK", 2)
+    monkeypatch.setattr("scoring.web.chunks.PREFETCH_CHUNK", 2)
     matches = _history(user, players, 5)
     lines = exchange.iter_hands_csv(user.personal_circle)
     with CaptureQueriesContext(connection) as first:
@@ -661,7 +661,7 @@ def statistics() -> dict[str, list[str]]:
 
 
 def test_imported_matches_count_in_the_player_statistics(user):
-    from scoring import stats
+    from scoring.matches import stats
 
     import_text(user, json.dumps(varied_documents()))
     imported = statistics()

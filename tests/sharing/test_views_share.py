@@ -8,7 +8,7 @@ import pytest
 from django.urls import reverse
 from helpers import FIRST_8, HX, SECOND_8, app_url
 
-from scoring import services
+from scoring.matches import services
 from scoring.models import Hand, Match
 from scoring.sharing import links
 

@@ -15,9 +15,9 @@ from django.utils import timezone
 from helpers import FIRST_8, FIRST_11, HX, app_url
 from test_transfer import PLAIN, document, old_export_text, snapshot, tally
 
-from scoring import services
+from scoring.engine.rules import Rules
+from scoring.matches import services
 from scoring.models import Match
-from scoring.rules import Rules
 from scoring.sharing import exchange
 
 pytestmark = pytest.mark.django_db
@@ -93,7 +93,7 @@ def test_export_hands_csv_has_a_row_per_side_per_hand(user_client, played, other
 
 
 def test_export_all_streams_the_same_file_as_before(user_client, user, played, monkeypatch):
-    monkeypatch.setattr("scoring.chunks.PREFETCH_CHUNK", 1)
+    monkeypatch.setattr("scoring.web.chunks.PREFETCH_CHUNK", 1)
     emile = services.player_create(circle=user.personal_circle, name="Émile")
     ben = played.seats.get(seat=1).player
     services.match_start(

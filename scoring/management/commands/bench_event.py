@@ -18,9 +18,10 @@ from django.db.models import F
 from django.test import Client
 from django.urls import reverse
 
-from scoring import rules, services
-from scoring.circles.access import personal_circle
+from scoring.access import personal_circle
+from scoring.engine import rules
 from scoring.events import services as events
+from scoring.matches import services
 from scoring.models import Event, Match
 from scoring.sharing import links
 

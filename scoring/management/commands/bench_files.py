@@ -29,7 +29,7 @@ from typing import Any
 from django.conf import settings
 from django.core.management.base import BaseCommand, CommandParser
 
-from scoring import rules
+from scoring.engine import rules
 from scoring.management.commands.bench_rules import deal_hand
 
 GOAL_RATIO = 0.6  # score's time / the reference's
@@ -46,7 +46,7 @@ import json
 import sys
 
 from scoring import rules
-from scoring.rules import Rules, Tally
+from scoring.engine.rules import Rules, Tally
 
 
 def result(score):

@@ -28,8 +28,9 @@ from django.db.models import F
 from django.test import Client
 from django.urls import reverse
 
-from scoring import demo, rules, services
-from scoring.circles.access import personal_circle
+from scoring.access import personal_circle
+from scoring.engine import rules
+from scoring.matches import demo, services
 from scoring.models import Match
 
 HX = {"HX-Request": "true"}

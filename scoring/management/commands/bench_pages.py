@@ -20,8 +20,8 @@ from django.db.models import Count
 from django.test import Client
 from django.urls import reverse
 
-from scoring import demo, selectors
-from scoring.circles.access import personal_circle
+from scoring.access import personal_circle
+from scoring.matches import demo, selectors
 from scoring.models import Match, Player
 
 BENCH_USER = "bench-{matches}"

@@ -13,8 +13,8 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandParser
 
-from scoring import rules
-from scoring.rules import Rules, Status, Tally
+from scoring.engine import rules
+from scoring.engine.rules import Rules, Status, Tally
 
 DECK = tuple((rank, suit) for suit in "SCHD" for rank in range(1, 14))
 GOAL = 100_000  # 2-side hands a second on one core

@@ -7,8 +7,8 @@ from typing import Any
 from django.core.management.base import BaseCommand, CommandParser
 from django.utils.translation import ngettext
 
+from scoring.engine.matchdoc import MatchDoc
 from scoring.management.inputs import add_circle_arguments, circle_option
-from scoring.matchdoc import MatchDoc
 from scoring.sharing import exchange
 
 

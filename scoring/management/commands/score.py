@@ -12,7 +12,7 @@ from typing import Any
 from django.core.management.base import BaseCommand, CommandParser
 from django.utils.translation import gettext
 
-from scoring import matchdoc, rules
+from scoring.engine import matchdoc, rules
 from scoring.management.inputs import read_text
 
 MAX_INDENT = 8

@@ -6,8 +6,8 @@ from typing import Any
 from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand, CommandParser
 
-from scoring import demo
-from scoring.circles.access import personal_circle
+from scoring.access import personal_circle
+from scoring.matches import demo
 
 
 class Command(BaseCommand):

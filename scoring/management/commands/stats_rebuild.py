@@ -1,6 +1,6 @@
 """`manage.py stats_rebuild [--owner USERNAME | --circle ID]`: count the player statistics again from the matches.
 
-The statistics are kept up to date as matches change (scoring/stats.py); this starts over, after
+The statistics are kept up to date as matches change (scoring/matches/stats.py); this starts over, after
 matches were changed or deleted some other way (the admin, the database directly).
 """
 
@@ -9,8 +9,8 @@ from typing import Any
 from django.core.management.base import BaseCommand, CommandParser
 from django.utils.translation import ngettext
 
-from scoring import stats
 from scoring.management.inputs import add_circle_arguments, circle_option
+from scoring.matches import stats
 from scoring.models import Match
 
 

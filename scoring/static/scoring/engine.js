@@ -1,7 +1,7 @@
 // The Casino scoring engine in plain JavaScript, for scoring a match offline on the phone.
 //
-// It MIRRORS scoring/rules.py, the server's engine, function for function (docs/RULES.md says what
-// the rules mean): a fix in one must be made in the other. tests/test_engine_js.py proves that they
+// It MIRRORS scoring/engine/rules.py, the server's engine, function for function (docs/RULES.md says what
+// the rules mean): a fix in one must be made in the other. tests/engine/test_engine_js.py proves that they
 // agree: it plays tens of thousands of random matches (every variant, every option, 2 to 4 sides,
 // partners, start totals, valid and invalid hands) through both and compares every field. No build
 // step, no dependencies, ES2019. One file, loaded as a classic `<script defer>` (it sets one

@@ -1,4 +1,4 @@
-// The service worker (served at /sw.js by scoring/views/offline.py, which puts RELEASE and
+// The service worker (served at /sw.js by scoring/pages/offline.py, which puts RELEASE and
 // PRECACHE above this line). Plain JavaScript, no build step.
 //
 // - The app's own files are kept in a cache named after the release; a new release empties the
