@@ -35,77 +35,122 @@ def _proxies_named(trusted: list[str]) -> int:
     return int(local) + sum(net.num_addresses for net in networks if not net.is_loopback)
 
 
+# The proxy settings' checks, one per warning id: at most one of W001 and W002, and of W004, W005
+# and W006, applies.
+
+
 @register(Tags.security, deploy=True)
-def check_proxy_settings(app_configs: Any = None, **kwargs: Any) -> list[CheckMessage]:
+def check_tls_proxy_is_counted(app_configs: Any = None, **kwargs: Any) -> list[CheckMessage]:
+    if settings.TRUSTED_PROXY_COUNT or not settings.SECURE_PROXY_SSL_HEADER:
+        return []
+    return [
+        CheckWarning(
+            "DJANGO_SECURE_PROXY_SSL_HEADER says a proxy ends TLS, but "
+            f"DJANGO_TRUSTED_PROXY_COUNT is 0: {LOCKOUT}.",
+            hint="Set DJANGO_TRUSTED_PROXY_COUNT to the number of proxies (1 for nginx).",
+            id="casino.W001",
+        )
+    ]
+
+
+@register(Tags.security, deploy=True)
+def check_named_proxy_is_counted(app_configs: Any = None, **kwargs: Any) -> list[CheckMessage]:
+    trusted: list[str] = settings.TRUSTED_PROXIES
+    if settings.TRUSTED_PROXY_COUNT or settings.SECURE_PROXY_SSL_HEADER:
+        return []  # a count, or casino.W001
+    if all(_is_loopback(item) for item in trusted):
+        return []
+    return [
+        CheckWarning(
+            f"FORWARDED_ALLOW_IPS names a proxy ({','.join(trusted)}), but "
+            f"DJANGO_TRUSTED_PROXY_COUNT is 0: {LOCKOUT}.",
+            hint="Set DJANGO_TRUSTED_PROXY_COUNT to the number of proxies, or leave "
+            "FORWARDED_ALLOW_IPS unset when clients reach the app directly.",
+            id="casino.W002",
+        )
+    ]
+
+
+@register(Tags.security, deploy=True)
+def check_proxy_says_https(app_configs: Any = None, **kwargs: Any) -> list[CheckMessage]:
+    count: int = settings.TRUSTED_PROXY_COUNT
+    if not count or settings.SECURE_PROXY_SSL_HEADER or not settings.SECURE_SSL_REDIRECT:
+        return []
+    return [
+        CheckWarning(
+            f"DJANGO_TRUSTED_PROXY_COUNT is {count}, but DJANGO_SECURE_PROXY_SSL_HEADER is "
+            "unset: the app cannot tell which requests reached the proxy over HTTPS.",
+            hint="Set DJANGO_SECURE_PROXY_SSL_HEADER='X-Forwarded-Proto: https' (the proxy "
+            "must overwrite that header), or set DJANGO_TRUSTED_PROXY_COUNT=0 if there is "
+            "no proxy.",
+            id="casino.W003",
+        )
+    ]
+
+
+@register(Tags.security, deploy=True)
+def check_not_everyone_trusted(app_configs: Any = None, **kwargs: Any) -> list[CheckMessage]:
+    if not settings.TRUSTED_PROXY_COUNT or "*" not in settings.TRUSTED_PROXIES:
+        return []
+    return [
+        CheckWarning(
+            "FORWARDED_ALLOW_IPS is '*': X-Forwarded-For is believed from anyone, so a client "
+            "that reaches the app without the proxy picks a new address for every password "
+            "it guesses.",
+            hint="List the proxies' addresses or networks in FORWARDED_ALLOW_IPS.",
+            id="casino.W004",
+        )
+    ]
+
+
+@register(Tags.security, deploy=True)
+def check_some_proxy_trusted(app_configs: Any = None, **kwargs: Any) -> list[CheckMessage]:
+    count: int = settings.TRUSTED_PROXY_COUNT
+    if not count or settings.TRUSTED_PROXIES:
+        return []
+    return [
+        CheckWarning(
+            f"DJANGO_TRUSTED_PROXY_COUNT is {count}, but FORWARDED_ALLOW_IPS is empty: no "
+            f"request is read through a proxy, so {LOCKOUT}.",
+            hint="List the proxies' addresses in FORWARDED_ALLOW_IPS.",
+            id="casino.W005",
+        )
+    ]
+
+
+@register(Tags.security, deploy=True)
+def check_every_proxy_trusted(app_configs: Any = None, **kwargs: Any) -> list[CheckMessage]:
     count: int = settings.TRUSTED_PROXY_COUNT
     trusted: list[str] = settings.TRUSTED_PROXIES
-    https_header = settings.SECURE_PROXY_SSL_HEADER
-    warnings: list[CheckMessage] = []
-    if not count and https_header:
-        warnings.append(
-            CheckWarning(
-                "DJANGO_SECURE_PROXY_SSL_HEADER says a proxy ends TLS, but "
-                f"DJANGO_TRUSTED_PROXY_COUNT is 0: {LOCKOUT}.",
-                hint="Set DJANGO_TRUSTED_PROXY_COUNT to the number of proxies (1 for nginx).",
-                id="casino.W001",
-            )
+    if count < 2 or not trusted or "*" in trusted:
+        return []  # at most one proxy, casino.W005 or casino.W004
+    if _proxies_named(trusted) >= count:
+        return []
+    return [
+        CheckWarning(
+            f"DJANGO_TRUSTED_PROXY_COUNT is {count}, but FORWARDED_ALLOW_IPS "
+            f"({','.join(trusted)}) names fewer proxies: an address is believed only from a "
+            "trusted proxy, so behind an outer proxy that is not listed (a CDN in front of "
+            "nginx) every login seems to come from that proxy, and a few wrong passwords "
+            "from anyone lock the player out.",
+            hint="Let the nearest proxy find the client among the outer proxies' addresses "
+            "(nginx: set_real_ip_from with the CDN's ranges, docs/DEPLOY.md) and set "
+            "DJANGO_TRUSTED_PROXY_COUNT=1; or list the outer proxies' networks in "
+            "FORWARDED_ALLOW_IPS too.",
+            id="casino.W006",
         )
-    elif not count and any(not _is_loopback(item) for item in trusted):
-        warnings.append(
-            CheckWarning(
-                f"FORWARDED_ALLOW_IPS names a proxy ({','.join(trusted)}), but "
-                f"DJANGO_TRUSTED_PROXY_COUNT is 0: {LOCKOUT}.",
-                hint="Set DJANGO_TRUSTED_PROXY_COUNT to the number of proxies, or leave "
-                "FORWARDED_ALLOW_IPS unset when clients reach the app directly.",
-                id="casino.W002",
-            )
-        )
-    if count and not https_header and settings.SECURE_SSL_REDIRECT:
-        warnings.append(
-            CheckWarning(
-                f"DJANGO_TRUSTED_PROXY_COUNT is {count}, but DJANGO_SECURE_PROXY_SSL_HEADER is "
-                "unset: the app cannot tell which requests reached the proxy over HTTPS.",
-                hint="Set DJANGO_SECURE_PROXY_SSL_HEADER='X-Forwarded-Proto: https' (the proxy "
-                "must overwrite that header), or set DJANGO_TRUSTED_PROXY_COUNT=0 if there is "
-                "no proxy.",
-                id="casino.W003",
-            )
-        )
-    if count and "*" in trusted:
-        warnings.append(
-            CheckWarning(
-                "FORWARDED_ALLOW_IPS is '*': X-Forwarded-For is believed from anyone, so a client "
-                "that reaches the app without the proxy picks a new address for every password "
-                "it guesses.",
-                hint="List the proxies' addresses or networks in FORWARDED_ALLOW_IPS.",
-                id="casino.W004",
-            )
-        )
-    elif count and not trusted:
-        warnings.append(
-            CheckWarning(
-                f"DJANGO_TRUSTED_PROXY_COUNT is {count}, but FORWARDED_ALLOW_IPS is empty: no "
-                f"request is read through a proxy, so {LOCKOUT}.",
-                hint="List the proxies' addresses in FORWARDED_ALLOW_IPS.",
-                id="casino.W005",
-            )
-        )
-    elif count > 1 and _proxies_named(trusted) < count:
-        warnings.append(
-            CheckWarning(
-                f"DJANGO_TRUSTED_PROXY_COUNT is {count}, but FORWARDED_ALLOW_IPS "
-                f"({','.join(trusted)}) names fewer proxies: an address is believed only from a "
-                "trusted proxy, so behind an outer proxy that is not listed (a CDN in front of "
-                "nginx) every login seems to come from that proxy, and a few wrong passwords "
-                "from anyone lock the player out.",
-                hint="Let the nearest proxy find the client among the outer proxies' addresses "
-                "(nginx: set_real_ip_from with the CDN's ranges, docs/DEPLOY.md) and set "
-                "DJANGO_TRUSTED_PROXY_COUNT=1; or list the outer proxies' networks in "
-                "FORWARDED_ALLOW_IPS too.",
-                id="casino.W006",
-            )
-        )
-    return warnings
+    ]
+
+
+# In the order of their ids.
+PROXY_CHECKS = (
+    check_tls_proxy_is_counted,
+    check_named_proxy_is_counted,
+    check_proxy_says_https,
+    check_not_everyone_trusted,
+    check_some_proxy_trusted,
+    check_every_proxy_trusted,
+)
 
 
 @register(Tags.security, deploy=True)

@@ -70,6 +70,14 @@ def client_ip(request: HttpRequest) -> str | None:
         return remote
     if not is_trusted_proxy(remote, trusted):
         return remote  # reached the app directly: its X-Forwarded-For is its own invention
+    return _forwarded_client(remote, header, count, trusted)
+
+
+def _forwarded_client(
+    remote: str | None, header: str, count: int, trusted: Sequence[str]
+) -> str | None:
+    """The client's address in X-Forwarded-For (`header`) behind `count` proxies, the nearest
+    of them at `remote` (a trusted proxy): each hop is read only from a trusted proxy."""
     addresses = [address.strip() for address in header.split(",") if address.strip()]
     # Nearest first: what the nearest proxy saw, then what the one before it saw, and so on.
     seen = remote
@@ -93,16 +101,26 @@ def login_name(request: HttpRequest, credentials: dict | None = None) -> str | N
     or `email` (its form's field is `login`), Django's admin with `username`. Every way of naming
     one account (its username in any case, its e-mail address) counts as that account's username,
     so that switching between them does not buy more guesses."""
-    credentials = credentials or {}
-    data = getattr(request, "POST", {}) or {}
-    given = next(
-        (str(credentials[key]) for key in ("username", "email") if credentials.get(key)),
-        data.get("login") or data.get("username") or "",
-    ).strip()
+    given = _name_given(request, credentials or {})
     if not given:
         return None
     # django-axes stores the name (at most 255 characters); no account has a longer one.
     given = given[:NAME_LIMIT]
+    return _account_username(given) or given.casefold()
+
+
+def _name_given(request: HttpRequest, credentials: dict) -> str:
+    """The name the login attempt gives: from the credentials, else the form posted."""
+    data = getattr(request, "POST", {}) or {}
+    return next(
+        (str(credentials[key]) for key in ("username", "email") if credentials.get(key)),
+        data.get("login") or data.get("username") or "",
+    ).strip()
+
+
+def _account_username(given: str) -> str | None:
+    """The username of the account `given` names (its username in any case, or its e-mail
+    address), None when none does."""
     from allauth.account.models import EmailAddress
     from django.contrib.auth import get_user_model
 
@@ -117,4 +135,4 @@ def login_name(request: HttpRequest, credentials: dict | None = None) -> str | N
             .values_list("user__username", flat=True)
             .first()
         )
-    return found or given.casefold()
+    return found

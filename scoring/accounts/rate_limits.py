@@ -34,23 +34,40 @@ ACTIONS = {
 def wait_seconds(request: HttpRequest, action: str, *, key: str | None = None) -> int | None:
     """Seconds until `action` may be done once more for this request (its client address, its
     account) and for `key` (an e-mail address); None when it may be done now."""
-    user = getattr(request, "user", None)
     now = time.time()
-    waits = []
-    for rate in ratelimit.get_rates(app=APP, action=action):
-        if rate.per == "key" and not key:
-            continue
-        if rate.per == "user" and not (user and user.is_authenticated):
-            continue
-        cache_key = ratelimit.get_cache_key(
-            request, app=APP, action=action, rate=rate, key=key.lower() if key else None
-        )
-        recent = [hit for hit in cache.get(cache_key, []) if hit > now - rate.duration]
-        if len(recent) >= rate.amount:
-            # Newest first: once the amount-th newest hit leaves the window, one more fits.
-            oldest_counted = sorted(recent, reverse=True)[rate.amount - 1]
-            waits.append(oldest_counted + rate.duration - now)
+    waits = [
+        wait
+        for rate in ratelimit.get_rates(app=APP, action=action)
+        if _is_counted(request, rate, key)
+        and (wait := _rate_wait(request, action, rate, key, now)) is not None
+    ]
     return max(1, math.ceil(max(waits))) if waits else None
+
+
+def _is_counted(request: HttpRequest, rate: ratelimit.Rate, key: str | None) -> bool:
+    """Whether the rate counts this request: one per address only with a `key`, one per
+    account only when signed in."""
+    if rate.per == "key":
+        return bool(key)
+    if rate.per == "user":
+        user = getattr(request, "user", None)
+        return bool(user and user.is_authenticated)
+    return True
+
+
+def _rate_wait(
+    request: HttpRequest, action: str, rate: ratelimit.Rate, key: str | None, now: float
+) -> float | None:
+    """Seconds until the rate lets `action` be done once more; None when it does now."""
+    cache_key = ratelimit.get_cache_key(
+        request, app=APP, action=action, rate=rate, key=key.lower() if key else None
+    )
+    recent = [hit for hit in cache.get(cache_key, []) if hit > now - rate.duration]
+    if len(recent) < rate.amount:
+        return None
+    # Newest first: once the amount-th newest hit leaves the window, one more fits.
+    oldest_counted = sorted(recent, reverse=True)[rate.amount - 1]
+    return oldest_counted + rate.duration - now
 
 
 def longest_window(action: str) -> int:

@@ -8,11 +8,11 @@ since they depend on the order in which every match of the circle finished.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from itertools import islice
-from typing import Any
+from typing import Any, TypeVar
 
 from django.contrib.auth.models import User
 from django.db import transaction
@@ -82,6 +82,7 @@ def matches_create(circle: Circle, new: Iterable[NewMatch], *, by: User | None =
 def _create_chunk(
     circle: Circle, by: User | None, new: Sequence[NewMatch], offset: int
 ) -> list[Match]:
+    """Score and insert one chunk of matches: a bulk insert per table."""
     now = timezone.now()
     scores = [spec.score or _score(spec, offset + index) for index, spec in enumerate(new)]
     matches = Match.objects.bulk_create(
@@ -94,50 +95,66 @@ def _create_chunk(
             match.created_at = spec.created_at
             dated.append(match)
     Match.objects.bulk_update(dated, ["created_at"], batch_size=CHUNK)
-    sides = Side.objects.bulk_create(
-        Side(match=match, position=position, start_total=start, total=total)
-        for match, spec, score in zip(matches, new, scores, strict=True)
+    made = list(zip(matches, new, scores, strict=True))
+    sides_of = _by_match(matches, Side.objects.bulk_create(_side_rows(made)))
+    Seat.objects.bulk_create(_seat_rows(made, sides_of))
+    hands_of = _by_match(matches, Hand.objects.bulk_create(_hand_rows(made, by)))
+    insert_rows(Tally, _tally_rows(made, sides_of, hands_of))
+    return matches
+
+
+# A match just inserted, what it was made from, and the engine's score of it.
+Made = tuple[Match, NewMatch, MatchScore]
+Row = TypeVar("Row", Side, Hand)
+
+
+def _by_match(matches: Sequence[Match], rows: Iterable[Row]) -> dict[int, list[Row]]:
+    """The rows of each match, by its pk, in the order given."""
+    grouped: dict[int, list[Row]] = {match.pk: [] for match in matches}
+    for row in rows:
+        grouped[row.match_id].append(row)
+    return grouped
+
+
+def _side_rows(made: Sequence[Made]) -> Iterator[Side]:
+    for match, spec, score in made:
         for position, (start, total) in enumerate(
             zip(_start_totals(spec), score.totals, strict=True)
-        )
-    )
-    sides_of: dict[int, list[Side]] = {}
-    for side in sides:
-        sides_of.setdefault(side.match_id, []).append(side)
-    Seat.objects.bulk_create(
-        Seat(match=match, side=sides_of[match.pk][side], player=player, seat=seat)
-        for match, spec in zip(matches, new, strict=True)
-        for seat, side, player in rules.Lineup.of(spec.sides).seats()
-    )
-    hands = Hand.objects.bulk_create(
-        Hand(
-            match=match,
-            number=index + 1,
-            dealer_seat=_dealer(spec, index),
-            entered_by=by,
-            pot_cards=hand_score.pots[0],
-            pot_spades=hand_score.pots[1],
-        )
-        for match, spec, score in zip(matches, new, scores, strict=True)
-        for index, hand_score in enumerate(score.hands)
-    )
-    hands_of: dict[int, list[Hand]] = {match.pk: [] for match in matches}
-    for hand in hands:
-        hands_of[hand.match_id].append(hand)
-    insert_rows(
-        Tally,
-        (
-            tally_values(hand.pk, side.pk, tally, breakdown, total)
-            for match, spec, score in zip(matches, new, scores, strict=True)
-            for tallies, hand_score, hand in zip(
-                spec.hands, score.hands, hands_of[match.pk], strict=True
+        ):
+            yield Side(match=match, position=position, start_total=start, total=total)
+
+
+def _seat_rows(made: Sequence[Made], sides_of: dict[int, list[Side]]) -> Iterator[Seat]:
+    for match, spec, _ in made:
+        for seat, side, player in rules.Lineup.of(spec.sides).seats():
+            yield Seat(match=match, side=sides_of[match.pk][side], player=player, seat=seat)
+
+
+def _hand_rows(made: Sequence[Made], by: User | None) -> Iterator[Hand]:
+    for match, spec, score in made:
+        for index, hand_score in enumerate(score.hands):
+            yield Hand(
+                match=match,
+                number=index + 1,
+                dealer_seat=_dealer(spec, index),
+                entered_by=by,
+                pot_cards=hand_score.pots[0],
+                pot_spades=hand_score.pots[1],
             )
+
+
+def _tally_rows(
+    made: Sequence[Made], sides_of: dict[int, list[Side]], hands_of: dict[int, list[Hand]]
+) -> Iterator[dict[str, Any]]:
+    """The tallies' column values (for insert_rows): one per side per hand."""
+    for match, spec, score in made:
+        for tallies, hand_score, hand in zip(
+            spec.hands, score.hands, hands_of[match.pk], strict=True
+        ):
             for side, tally, breakdown, total in zip(
                 sides_of[match.pk], tallies, hand_score.breakdown, hand_score.totals, strict=True
-            )
-        ),
-    )
-    return matches
+            ):
+                yield tally_values(hand.pk, side.pk, tally, breakdown, total)
 
 
 def _start_totals(spec: NewMatch) -> list[int]:

@@ -29,26 +29,10 @@ def random_hand(
     Kasino one side with cards made the last capture, in Spade Casino the J♠ is dealt too."""
     deck = DECK[:]
     rng.shuffle(deck)
-    cuts = (
-        sorted(rng.randint(8, 44) for _ in range(sides - 1)) if sides > 2 else [rng.randint(16, 36)]
-    )
-    bounds = [0, *cuts, len(deck)]
-    tallies = []
-    for side in range(sides):
-        pile = deck[bounds[side] : bounds[side + 1]]
-        cards = len(pile)
-        sweeps = min(rng.choice([0, 0, 0, 0, 1, 1, 2]), cards // 2)
-        tallies.append(
-            rules.Tally.make(
-                cards=cards,
-                spades=sum(1 for _, suit in pile if suit == "S"),
-                big_casino=(10, "D") in pile,
-                little_casino=(2, "S") in pile,
-                aces=[suit for rank, suit in pile if rank == 1],
-                sweeps=sweeps,
-                jack_of_spades=variant == rules.Variant.SPADE and (11, "S") in pile,
-            )
-        )
+    bounds = [0, *_random_cuts(rng, sides), len(deck)]
+    tallies = [
+        _pile_tally(rng, deck[bounds[side] : bounds[side + 1]], variant) for side in range(sides)
+    ]
     if variant == rules.Variant.SWEDISH:
         last = rng.choice([side for side, tally in enumerate(tallies) if tally.cards])
         tallies[last] = tallies[last]._replace(last_capture=True)
@@ -56,6 +40,28 @@ def random_hand(
     while sum(t.sweeps for t in tallies) > rules.MAX_SWEEPS:  # pragma: no cover - rare
         tallies = [t._replace(sweeps=max(t.sweeps - 1, 0)) for t in tallies]
     return tallies
+
+
+def _random_cuts(rng: random.Random, sides: int) -> list[int]:
+    """Where the pack is cut between the sides' piles (sorted, one fewer than the sides)."""
+    if sides > 2:
+        return sorted(rng.randint(8, 44) for _ in range(sides - 1))
+    return [rng.randint(16, 36)]
+
+
+def _pile_tally(rng: random.Random, pile: list[tuple[int, str]], variant: str) -> rules.Tally:
+    """A side's tally of the cards it captured, with a few sweeps."""
+    cards = len(pile)
+    sweeps = min(rng.choice([0, 0, 0, 0, 1, 1, 2]), cards // 2)
+    return rules.Tally.make(
+        cards=cards,
+        spades=sum(1 for _, suit in pile if suit == "S"),
+        big_casino=(10, "D") in pile,
+        little_casino=(2, "S") in pile,
+        aces=[suit for rank, suit in pile if rank == 1],
+        sweeps=sweeps,
+        jack_of_spades=variant == rules.Variant.SPADE and (11, "S") in pile,
+    )
 
 
 @dataclass(frozen=True)

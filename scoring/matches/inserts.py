@@ -12,6 +12,8 @@ from typing import Any
 
 from django.db import connection, models
 
+from scoring.web.chunks import chunked
+
 # Field types whose Python values the drivers take as they are.
 PLAIN = (models.IntegerField, models.BooleanField, models.CharField, models.ForeignKey)
 BATCH = 5000
@@ -20,14 +22,7 @@ BATCH = 5000
 def insert_rows(model: type[models.Model], objs: Iterable[models.Model | dict[str, Any]]) -> int:
     """INSERT the unsaved objects, or dicts of their field values by attname (cheaper to make
     by the hundred thousand), every concrete field but an auto pk; returns how many."""
-    fields = [
-        field
-        for field in model._meta.concrete_fields
-        if not (field.primary_key and isinstance(field, models.AutoField))
-    ]
-    for field in fields:
-        if getattr(field, "auto_now", False) or getattr(field, "auto_now_add", False):
-            raise ValueError(f"{model.__name__}.{field.name} is set on save: use bulk_create")
+    fields = _inserted_fields(model)
     quote = connection.ops.quote_name
     sql = "INSERT INTO {} ({}) VALUES ({})".format(
         quote(model._meta.db_table),
@@ -36,17 +31,24 @@ def insert_rows(model: type[models.Model], objs: Iterable[models.Model | dict[st
     )
     getters = [_getter(field) for field in fields]
     count = 0
-    batch: list[tuple[Any, ...]] = []
     with connection.cursor() as cursor:
-        for obj in objs:
-            batch.append(tuple(get(obj) for get in getters))
-            if len(batch) == BATCH:
-                cursor.executemany(sql, batch)
-                count, batch = count + len(batch), []
-        if batch:
+        for batch in chunked((tuple(get(obj) for get in getters) for obj in objs), BATCH):
             cursor.executemany(sql, batch)
             count += len(batch)
     return count
+
+
+def _inserted_fields(model: type[models.Model]) -> list[models.Field]:
+    """The model's concrete fields but an auto pk; ValueError for one that is set on save."""
+    fields = [
+        field
+        for field in model._meta.concrete_fields
+        if not (field.primary_key and isinstance(field, models.AutoField))
+    ]
+    for field in fields:
+        if getattr(field, "auto_now", False) or getattr(field, "auto_now_add", False):
+            raise ValueError(f"{model.__name__}.{field.name} is set on save: use bulk_create")
+    return fields
 
 
 def _getter(field: models.Field) -> Callable[[models.Model | dict[str, Any]], Any]:

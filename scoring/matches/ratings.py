@@ -2,8 +2,8 @@
 in the order the matches finished, and the trend rows the charts draw.
 
 One loop rates matches (`_rate_in_order`); the ways in differ only in where it starts:
-- a match won, un-won or won differently (`follow`, from a hand's save): replay from the first
-  rating that change affects, from the ratings the players had before it;
+- a match won, un-won or won differently (`replay_after_result_change`, from a hand's save):
+  replay from the first rating that change affects, from the ratings the players had before it;
 - a match deleted (`replay` from its first rating row);
 - two players merged (`recompute`: the whole circle from fresh ratings);
 - an import (`rate_imported`): its won matches finished now, after every match already rated, so
@@ -24,14 +24,14 @@ from scoring.web import chunks
 RATING_FIELDS = ["rating_mu", "rating_sigma", "rating", "rated_matches"]
 
 
-def finish(match: Match, sides: Sequence[Side]) -> tuple[int, ...] | None:
+def finishing_ranks(match: Match, sides: Sequence[Side]) -> tuple[int, ...] | None:
     """What a won match gives the ratings: each side's finishing rank; None when not won."""
     if match.status != Match.Status.WON or match.winner_position is None:
         return None
     return tuple(rating.finish_ranks([side.total for side in sides], match.winner_position))
 
 
-def follow(match: Match, *, was_rated: bool) -> None:
+def replay_after_result_change(match: Match, *, was_rated: bool) -> None:
     """A match's finishing ranks changed (it was won, un-won, or won differently): replay the
     circle's ratings from the first match whose ratings that affects, in memory."""
     if was_rated:

@@ -576,7 +576,7 @@ def _result_save(
     for counting it as such)."""
     status_before = match.status
     moved = [side for side, total in zip(sides, totals, strict=True) if side.total != total]
-    before = ratings.finish(match, sides)
+    before = ratings.finishing_ranks(match, sides)
     for side, total in zip(sides, totals, strict=True):
         side.total = total
     if moved:
@@ -612,9 +612,9 @@ def _result_save(
         stats.hand_appended(match, sides, rows, seated, status_before)
     else:
         stats.player_summaries_refresh(match)
-    after = ratings.finish(match, sides)
+    after = ratings.finishing_ranks(match, sides)
     if after != before:
-        ratings.follow(match, was_rated=before is not None)
+        ratings.replay_after_result_change(match, was_rated=before is not None)
 
 
 def player_rename(*, player: Player, name: str) -> Player:

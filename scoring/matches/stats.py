@@ -34,6 +34,7 @@ from scoring.models import (
     Side,
     Tally,
 )
+from scoring.web.chunks import chunked
 
 WON = Match.Status.WON
 OPEN = (Match.Status.PLAYING, Match.Status.TIED)
@@ -71,9 +72,13 @@ RECORD_FIELDS = ("played", "won")
 
 # Matches read per query: SQLite refuses IN lists of about a thousand ids.
 CHUNK = 200
+# Player or row ids per IN list when reading, locking or deleting rows (same reason).
+IDS_PER_QUERY = 500
 
 Key = tuple[int, int]  # (player pk, match pk)
 Finish = tuple[datetime | None, int, bool]  # when it finished, match pk, won: a streak entry
+# A change to one of a player's streak entries: (before, after), None for no entry.
+StreakChange = tuple[Finish | None, Finish | None]
 
 
 def player_summaries_refresh(matches: Match | int | Iterable[Match | int]) -> None:
@@ -91,10 +96,10 @@ def player_summaries_refresh(matches: Match | int | Iterable[Match | int]) -> No
         return
     # Without a savepoint of its own: a failure here fails the caller's whole change.
     with transaction.atomic(savepoint=False):
-        refresh = _Refresh()
+        diff = _StatsDiff()
         for start in range(0, len(pks), CHUNK):
-            refresh.add(pks[start : start + CHUNK])
-        refresh.finish()
+            diff.add(pks[start : start + CHUNK])
+        diff.apply()
 
 
 def player_summaries_rebuild(circle: Circle | None = None) -> None:
@@ -224,8 +229,35 @@ def _add_hand(
     return lines == totals == len(seats)
 
 
-def _lines(pks: Sequence[int]) -> dict[Key, PlayerMatchStat]:
+# What _match_stat_rows reads of each seat, in the order _stat_row takes it.
+SEAT_FIELDS = (
+    "player_id",
+    "match_id",
+    "side_id",
+    "side__position",
+    "side__total",
+    "side__start_total",
+    "match__variant",
+    "match__layout",
+    "match__status",
+    "match__winner_position",
+    "match__created_at",
+    "match__finished_at",
+)
+
+
+def _match_stat_rows(pks: Sequence[int]) -> dict[Key, PlayerMatchStat]:
     """What the matches count for each of their players now."""
+    sums_by_side = _counter_sums_by_side(pks)
+    rows = {}
+    for seat in Seat.objects.filter(match_id__in=pks).values_list(*SEAT_FIELDS):
+        row = _stat_row(seat, sums_by_side)
+        rows[row.player_id, row.match_id] = row
+    return rows
+
+
+def _counter_sums_by_side(pks: Sequence[int]) -> dict[int, dict[str, int]]:
+    """The COUNTERS of the matches' tallies, summed by side."""
     # Summed here rather than by the database: for the few tallies of a match or two (after
     # every hand) the query is the cost, and a plain one is cheaper to build than aggregates.
     by_side: dict[int, dict[str, int]] = defaultdict(lambda: dict.fromkeys(COUNTERS, 0))
@@ -236,22 +268,12 @@ def _lines(pks: Sequence[int]) -> dict[Key, PlayerMatchStat]:
         sums = by_side[side_id]
         for name, count in _counts(values, variant).items():
             sums[name] += count
-    seats = Seat.objects.filter(match_id__in=pks).values_list(
-        "player_id",
-        "match_id",
-        "side_id",
-        "side__position",
-        "side__total",
-        "side__start_total",
-        "match__variant",
-        "match__layout",
-        "match__status",
-        "match__winner_position",
-        "match__created_at",
-        "match__finished_at",
-    )
-    lines = {}
-    for (
+    return by_side
+
+
+def _stat_row(seat: Sequence[Any], sums_by_side: dict[int, dict[str, int]]) -> PlayerMatchStat:
+    """The unsaved PlayerMatchStat of one seat (SEAT_FIELDS, in order)."""
+    (
         player_id,
         match_id,
         side_id,
@@ -264,29 +286,28 @@ def _lines(pks: Sequence[int]) -> dict[Key, PlayerMatchStat]:
         winner,
         created_at,
         finished_at,
-    ) in seats:
-        sums = by_side.get(side_id) or dict.fromkeys(COUNTERS, 0)
-        lines[player_id, match_id] = PlayerMatchStat(
-            player_id=player_id,
-            match_id=match_id,
-            side_id=side_id,
-            variant=variant,
-            layout=layout,
-            status=status,
-            won=status == WON and position == winner,
-            created_at=created_at,
-            finished_at=finished_at,
-            gained=total - start_total,
-            **sums,
-        )
-    return lines
+    ) = seat
+    sums = sums_by_side.get(side_id) or dict.fromkeys(COUNTERS, 0)
+    return PlayerMatchStat(
+        player_id=player_id,
+        match_id=match_id,
+        side_id=side_id,
+        variant=variant,
+        layout=layout,
+        status=status,
+        won=status == WON and position == winner,
+        created_at=created_at,
+        finished_at=finished_at,
+        gained=total - start_total,
+        **sums,
+    )
 
 
-def _values(line: PlayerMatchStat) -> tuple[Any, ...]:
+def _line_values(line: PlayerMatchStat) -> tuple[Any, ...]:
     return tuple(getattr(line, name) for name in LINE_FIELDS)
 
 
-def _finish(line: PlayerMatchStat | None) -> Finish | None:
+def _streak_entry(line: PlayerMatchStat | None) -> Finish | None:
     """The line's entry in its player's sequence of finished matches, or None."""
     if line is None or line.status != WON:
         return None
@@ -308,7 +329,7 @@ def _pairs(lines: Iterable[PlayerMatchStat]) -> Iterator[tuple[tuple[int, int], 
                 yield (line.player_id, other.player_id), (0, 0, 1, int(finished), won)
 
 
-class _Refresh:
+class _StatsDiff:
     """One refresh: differences gathered chunk by chunk, applied once at the end."""
 
     def __init__(self) -> None:
@@ -319,20 +340,17 @@ class _Refresh:
         self.pairs: dict[tuple[int, int], list[int]] = defaultdict(lambda: [0] * 5)
         # Streaks: the changed entries of each player's finished matches, and the latest entry
         # the player had before this refresh (read before the first change is written).
-        self.finishes: dict[int, list[tuple[Finish | None, Finish | None]]] = defaultdict(list)
+        self.finishes: dict[int, list[StreakChange]] = defaultdict(list)
         self.latest_before: dict[int, Finish | None] = {}
 
     def add(self, pks: Sequence[int]) -> None:
+        """Gather what changed in these matches' rows, and write their PlayerMatchStat rows."""
         old = {
             (line.player_id, line.match_id): line
             for line in PlayerMatchStat.objects.filter(match_id__in=pks)
         }
-        new = _lines(pks)
-        changed = {
-            key
-            for key in old.keys() | new.keys()
-            if key not in old or key not in new or _values(old[key]) != _values(new[key])
-        }
+        new = _match_stat_rows(pks)
+        changed = _changed_keys(old, new)
         if not changed:
             return
         matches = {match for _, match in changed}
@@ -342,19 +360,7 @@ class _Refresh:
             self._count(new.get(key), +1)
         self._count_pairs(old, new, matches)
         self._note_finishes(old, new, changed)
-        PlayerMatchStat.objects.filter(
-            pk__in=[old[key].pk for key in changed - new.keys()]
-        ).delete()
-        for key in changed & old.keys() & new.keys():
-            before, after = old[key], new[key]
-            PlayerMatchStat.objects.filter(pk=before.pk).update(
-                **{
-                    name: getattr(after, name)
-                    for name in LINE_FIELDS
-                    if getattr(after, name) != getattr(before, name)
-                }
-            )
-        insert_rows(PlayerMatchStat, (new[key] for key in changed - old.keys()))
+        _write_match_stat_rows(old, new, changed)
 
     def _lock(self, players: set[int]) -> None:
         """Lock (creating them if new) the players' PlayerStat rows, in pk order: concurrent
@@ -362,7 +368,7 @@ class _Refresh:
         wanted = players - self.stats.keys()
         if not wanted:
             return
-        for some in _chunks(wanted):
+        for some in chunked(sorted(wanted), IDS_PER_QUERY):
             found = PlayerStat.objects.select_for_update().filter(pk__in=some).order_by("pk")
             self.stats.update((stat.pk, stat) for stat in found)
         missing = wanted - self.stats.keys()
@@ -370,7 +376,7 @@ class _Refresh:
             PlayerStat.objects.bulk_create(
                 [PlayerStat(player_id=player) for player in missing], ignore_conflicts=True
             )
-            for some in _chunks(missing):
+            for some in chunked(sorted(missing), IDS_PER_QUERY):
                 found = PlayerStat.objects.select_for_update().filter(pk__in=some).order_by("pk")
                 self.stats.update((stat.pk, stat) for stat in found)
 
@@ -411,7 +417,7 @@ class _Refresh:
         changed: set[Key],
     ) -> None:
         for key in changed:
-            before, after = _finish(old.get(key)), _finish(new.get(key))
+            before, after = _streak_entry(old.get(key)), _streak_entry(new.get(key))
             if before == after:
                 continue
             player = key[0]
@@ -426,14 +432,15 @@ class _Refresh:
                 self.latest_before[player] = latest
             self.finishes[player].append((before, after))
 
-    def finish(self) -> None:
+    def apply(self) -> None:
+        """Write the gathered differences to the players' totals, records and pairs."""
         self._streaks()
         for player in self.counters.keys() | self.finishes.keys():
             stat = self.stats[player]
             for name, delta in self.counters.get(player, {}).items():
                 setattr(stat, name, getattr(stat, name) + delta)
             stat.in_progress += self.in_progress.get(player, 0)
-            _save(stat, [*COUNTERS, "in_progress", "longest_streak", "current_streak"])
+            _update_counters(stat, [*COUNTERS, "in_progress", "longest_streak", "current_streak"])
         self._add_rows(
             PlayerRecordStat,
             ("player_id", "variant", "layout"),
@@ -447,33 +454,30 @@ class _Refresh:
         previous ones; count again, from the stored rows, those of every other player."""
         again = []
         for player, changes in self.finishes.items():
-            latest = self.latest_before[player]
-            added = [after for before, after in changes if after is not None]
-            appended = (
-                all(before is None for before, _ in changes)
-                and all(entry[0] is not None for entry in added)
-                and (latest is None or (latest[0] is not None and min(added) > latest))
-            )
-            if not appended:
-                again.append(player)
-                continue
             stat = self.stats[player]
-            for _, _, won in sorted(added):
-                stat.current_streak = stat.current_streak + 1 if won else 0
-                stat.longest_streak = max(stat.longest_streak, stat.current_streak)
-        if again:
-            for some in _chunks(again):
-                results: dict[int, list[bool]] = {player: [] for player in some}
-                rows = (
-                    PlayerMatchStat.objects.filter(player_id__in=some, status=WON)
-                    .order_by("player_id", "finished_at", "match_id")
-                    .values_list("player_id", "won")
-                )
-                for player, won in rows.iterator(chunk_size=2000):
-                    results[player].append(won)
-                for player, outcomes in results.items():
-                    stat = self.stats[player]
-                    stat.longest_streak, stat.current_streak = streaks(outcomes)
+            extended = extended_streaks(
+                (stat.longest_streak, stat.current_streak), self.latest_before[player], changes
+            )
+            if extended is None:
+                again.append(player)
+            else:
+                stat.longest_streak, stat.current_streak = extended
+        self._count_streaks_again(again)
+
+    def _count_streaks_again(self, players: Iterable[int]) -> None:
+        """The players' streaks counted from all their stored finished matches."""
+        for some in chunked(sorted(players), IDS_PER_QUERY):
+            results: dict[int, list[bool]] = {player: [] for player in some}
+            rows = (
+                PlayerMatchStat.objects.filter(player_id__in=some, status=WON)
+                .order_by("player_id", "finished_at", "match_id")
+                .values_list("player_id", "won")
+            )
+            for player, won in rows.iterator(chunk_size=2000):
+                results[player].append(won)
+            for player, outcomes in results.items():
+                stat = self.stats[player]
+                stat.longest_streak, stat.current_streak = streaks(outcomes)
 
     @staticmethod
     def _add_rows(
@@ -482,44 +486,116 @@ class _Refresh:
         fields: tuple[str, ...],
         deltas: dict[Any, list[int]],
     ) -> None:
+        """Add the `deltas` (by the values of `keys`) to the model's `fields`: rows created
+        when new, deleted when they are left counting nothing."""
         deltas = {key: values for key, values in deltas.items() if any(values)}
         if not deltas:
             return
-        existing = {
-            tuple(getattr(row, name) for name in keys): row
-            for some in _chunks({key[0] for key in deltas})
-            for row in model.objects.filter(player_id__in=some)
-        }
+        existing = _rows_by_key(model, keys, {key[0] for key in deltas})
         created: list[Any] = []
         emptied: list[int] = []
         for key, values in deltas.items():
             row = existing.get(key)
             if row is None:
                 row = model(**dict(zip(keys, key, strict=True)))
+                _add_deltas(row, fields, values)
                 created.append(row)
-            for name, delta in zip(fields, values, strict=True):
-                setattr(row, name, getattr(row, name) + delta)
-            if row.pk is None:
-                continue
-            if any(getattr(row, name) for name in fields):
-                _save(row, fields)
+            elif _add_deltas(row, fields, values):
+                _update_counters(row, fields)
             else:
                 emptied.append(row.pk)  # nothing left to count: as if never counted
-        for some in _chunks(emptied):
+        for some in chunked(sorted(emptied), IDS_PER_QUERY):
             model.objects.filter(pk__in=some).delete()
         model.objects.bulk_create(created, batch_size=500)
 
 
-def _chunks(items: Iterable[int], size: int = 500) -> Iterator[list[int]]:
-    """Ids a few hundred at a time: SQLite refuses IN lists of about a thousand."""
-    items = sorted(items)
-    for start in range(0, len(items), size):
-        yield items[start : start + size]
+def _changed_keys(old: dict[Key, PlayerMatchStat], new: dict[Key, PlayerMatchStat]) -> set[Key]:
+    """The (player, match) keys whose PlayerMatchStat row is new, gone or different."""
+    return {
+        key
+        for key in old.keys() | new.keys()
+        if key not in old or key not in new or _line_values(old[key]) != _line_values(new[key])
+    }
 
 
-def _save(row: PlayerStat | PlayerRecordStat | PlayerPairStat, fields: Sequence[str]) -> None:
+def _write_match_stat_rows(
+    old: dict[Key, PlayerMatchStat], new: dict[Key, PlayerMatchStat], changed: set[Key]
+) -> None:
+    """Store the `changed` rows as they are in `new`: deleted, updated or inserted."""
+    PlayerMatchStat.objects.filter(pk__in=[old[key].pk for key in changed - new.keys()]).delete()
+    for key in changed & old.keys() & new.keys():
+        before, after = old[key], new[key]
+        PlayerMatchStat.objects.filter(pk=before.pk).update(
+            **{
+                name: getattr(after, name)
+                for name in LINE_FIELDS
+                if getattr(after, name) != getattr(before, name)
+            }
+        )
+    insert_rows(PlayerMatchStat, (new[key] for key in changed - old.keys()))
+
+
+def _rows_by_key(
+    model: type[PlayerRecordStat] | type[PlayerPairStat],
+    keys: tuple[str, ...],
+    players: Iterable[int],
+) -> dict[tuple[Any, ...], Any]:
+    """The players' rows of the model, by the values of `keys`."""
+    return {
+        tuple(getattr(row, name) for name in keys): row
+        for some in chunked(sorted(players), IDS_PER_QUERY)
+        for row in model.objects.filter(player_id__in=some)
+    }
+
+
+def _add_deltas(
+    row: PlayerRecordStat | PlayerPairStat, fields: Sequence[str], deltas: Sequence[int]
+) -> bool:
+    """Add the `deltas` to the row's `fields`; whether the row still counts anything."""
+    for name, delta in zip(fields, deltas, strict=True):
+        setattr(row, name, getattr(row, name) + delta)
+    return any(getattr(row, name) for name in fields)
+
+
+def _update_counters(
+    row: PlayerStat | PlayerRecordStat | PlayerPairStat, fields: Sequence[str]
+) -> None:
     """One UPDATE of the row's counters (a few rows per refresh: cheaper than bulk_update)."""
     type(row).objects.filter(pk=row.pk).update(**{name: getattr(row, name) for name in fields})
+
+
+def extended_streaks(
+    streaks_before: tuple[int, int],
+    latest_before: Finish | None,
+    changes: Sequence[StreakChange],
+) -> tuple[int, int] | None:
+    """A player's (longest, current) streaks after `changes` to the entries of their finished
+    matches, from the streaks they had and the latest entry they had before; None when the
+    changes do not only append entries (the streaks are then counted again from all the
+    player's finished matches: `streaks`)."""
+    added = _appended_entries(latest_before, changes)
+    if added is None:
+        return None
+    longest, current = streaks_before
+    for _, _, won in sorted(added):
+        current = current + 1 if won else 0
+        longest = max(longest, current)
+    return longest, current
+
+
+def _appended_entries(
+    latest_before: Finish | None, changes: Sequence[StreakChange]
+) -> list[Finish] | None:
+    """The entries the changes add, when each adds a new one that finished after
+    `latest_before`; None when one moves or drops an entry, or has no finishing time."""
+    if any(before is not None for before, _ in changes):
+        return None
+    added = [after for _, after in changes if after is not None]
+    if any(entry[0] is None for entry in added):
+        return None
+    if latest_before is not None and (latest_before[0] is None or min(added) <= latest_before):
+        return None
+    return added
 
 
 def streaks(results: Iterable[bool]) -> tuple[int, int]:

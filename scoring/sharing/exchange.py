@@ -13,6 +13,7 @@ import re
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
+from typing import Any
 
 from django.contrib.auth.models import User
 from django.core.exceptions import ValidationError
@@ -133,16 +134,14 @@ _CSV_VARIANT_COLUMNS = (
     *matchdoc.VARIANT_TALLY_KEYS,
     *(f"{name}_points" for name in matchdoc.VARIANT_TALLY_KEYS),
 )
-HAND_CSV_COLUMNS = (
-    "match",
-    "variant",
-    "hand",
-    "side",
-    "players",
+# A hand's side's columns, named as the Tally fields they are read from.
+_CSV_TALLY_COLUMNS = (
     *matchdoc.TALLY_KEYS,  # the raw counts, as in the JSON format
     *_CSV_POINTS,  # the points derived from them
     *_CSV_VARIANT_COLUMNS,
 )
+_CSV_FLAGS = ("big_casino", "little_casino", *matchdoc.VARIANT_TALLY_KEYS)  # written 0 or 1
+HAND_CSV_COLUMNS = ("match", "variant", "hand", "side", "players", *_CSV_TALLY_COLUMNS)
 # A cell starting with one of these is run as a formula by spreadsheet programs. A spreadsheet may
 # split a line on any of the separators (";" is the default in most of the locales this app
 # speaks, TAB and "|" are offered on opening), so every piece after one is a cell start too; line
@@ -172,20 +171,20 @@ def iter_hands_csv(circle: Circle, *, pk: int | None = None) -> Iterator[str]:
     The matches are read in chunks of chunks.PREFETCH_CHUNK (two queries a chunk), so a history
     of any length is written in the memory of one chunk.
     """
-    writer = csv.writer(_Line(), lineterminator="\r\n")
-    yield writer.writerow(HAND_CSV_COLUMNS)
+    writer = csv.DictWriter(_Line(), HAND_CSV_COLUMNS, lineterminator="\r\n")
+    yield writer.writeheader()
+    for row in _hand_csv_rows(circle, pk):
+        yield writer.writerow(row)
+
+
+def _hand_csv_rows(circle: Circle, pk: int | None) -> Iterator[dict[str, Any]]:
+    """The CSV's rows (HAND_CSV_COLUMNS) of the circle's matches, or of match `pk`."""
     matches = Match.objects.filter(circle=circle)
     if pk is not None:
         matches = matches.filter(pk=pk)
     pks = list(matches.order_by("created_at", "pk").values_list("pk", flat=True))
-    for start in range(0, len(pks), chunks.PREFETCH_CHUNK):
-        chunk = pks[start : start + chunks.PREFETCH_CHUNK]
-        names: dict[tuple[int, int], list[str]] = {}
-        seats = Seat.objects.filter(match_id__in=chunk).order_by("match_id", "seat")
-        for match_id, position, name in seats.values_list(
-            "match_id", "side__position", "player__name"
-        ):
-            names.setdefault((match_id, position), []).append(name)
+    for chunk in chunks.chunked(pks, chunks.PREFETCH_CHUNK):
+        names = _side_player_names(chunk)
         rows = (
             Tally.objects.filter(hand__match_id__in=chunk)
             .order_by("hand__match__created_at", "hand__match_id", "hand__number", "side__position")
@@ -194,33 +193,31 @@ def iter_hands_csv(circle: Circle, *, pk: int | None = None) -> Iterator[str]:
                 "hand__match__variant",
                 "hand__number",
                 "side__position",
-                *matchdoc.TALLY_KEYS,
-                *_CSV_POINTS,
-                *_CSV_VARIANT_COLUMNS,
+                *_CSV_TALLY_COLUMNS,
             )
         )
-        for match_id, variant, number, position, *counts in rows:
-            cards, spades, big_casino, little_casino, aces, sweeps, *derived = counts
-            last_capture, jack_of_spades, *variant_points = derived[len(_CSV_POINTS) :]
-            yield writer.writerow(
-                [
-                    match_id,
-                    variant,
-                    number,
-                    position + 1,
-                    csv_text(rules.side_name(names.get((match_id, position), []))),
-                    cards,
-                    spades,
-                    int(big_casino),
-                    int(little_casino),
-                    aces,
-                    sweeps,
-                    *derived[: len(_CSV_POINTS)],
-                    int(last_capture),
-                    int(jack_of_spades),
-                    *variant_points,
-                ]
-            )
+        for match_id, variant, number, position, *values in rows:
+            row = dict(zip(_CSV_TALLY_COLUMNS, values, strict=True))
+            row.update((flag, int(row[flag])) for flag in _CSV_FLAGS)
+            players = rules.side_name(names.get((match_id, position), []))
+            yield {
+                "match": match_id,
+                "variant": variant,
+                "hand": number,
+                "side": position + 1,
+                "players": csv_text(players),
+                **row,
+            }
+
+
+def _side_player_names(pks: Sequence[int]) -> dict[tuple[int, int], list[str]]:
+    """The players' names of each side of the matches, by (match pk, side position), in seat
+    order."""
+    names: dict[tuple[int, int], list[str]] = {}
+    seats = Seat.objects.filter(match_id__in=pks).order_by("match_id", "seat")
+    for match_id, position, name in seats.values_list("match_id", "side__position", "player__name"):
+        names.setdefault((match_id, position), []).append(name)
+    return names
 
 
 def hands_csv(circle: Circle, *, pk: int | None = None) -> str:

@@ -64,6 +64,18 @@ def watcher(token: str, match_id: int, session_key: str | None, *, salt: str = S
     None for anything else (another shape, another session, another match)."""
     if not token or not session_key or not SESSION_KEY.fullmatch(session_key):
         return None
+    payload = _token_payload(token, salt)
+    if payload is None:
+        return None
+    user_id, named, tag = payload
+    if named != match_id or not constant_time_compare(tag, session_tag(session_key)):
+        return None
+    return user_id
+
+
+def _token_payload(token: str, salt: str) -> tuple[int, int, str] | None:
+    """What a good, recent token signed with `salt` holds: (account, match or event, session
+    tag); None for a token not ours, too old, or of another shape."""
     try:
         payload = signing.loads(token, salt=salt, max_age=MAX_AGE)
     except Exception:  # anything a token not ours can raise: it is simply not ours
@@ -71,11 +83,9 @@ def watcher(token: str, match_id: int, session_key: str | None, *, salt: str = S
     if not isinstance(payload, list) or len(payload) != 3:
         return None
     user_id, named, tag = payload
-    if type(user_id) is not int or type(named) is not int or named != match_id:
+    if type(user_id) is not int or type(named) is not int or not isinstance(tag, str):
         return None
-    if not isinstance(tag, str) or not constant_time_compare(tag, session_tag(session_key)):
-        return None
-    return user_id
+    return user_id, named, tag
 
 
 # One read each, written out: the ORM would join the circle too and order the rows, and its
@@ -122,24 +132,38 @@ def unchanged(request: HttpRequest) -> bool:
     since = request.GET.get("since", "")
     if not VERSION.fullmatch(since):
         return False
-    version: int | None = None
-    if found := MATCH_POLL.match(request.path_info):
-        match_id = int(found.group(1))
-        session_key = request.COOKIES.get(settings.SESSION_COOKIE_NAME)
-        user_id = watcher(request.GET.get("watch", ""), match_id, session_key)
-        if user_id is not None and session_key:
-            version = member_version(match_id, user_id, session_key)
-    elif found := SHARED_POLL.match(request.path_info):
-        version = shared_version(found.group(1))
-    elif found := EVENT_POLL.match(request.path_info):
-        event_id = int(found.group(1))
-        session_key = request.COOKIES.get(settings.SESSION_COOKIE_NAME)
-        user_id = watcher(request.GET.get("watch", ""), event_id, session_key, salt=EVENT_SALT)
-        if user_id is not None and session_key:
-            version = _one(MEMBER_EVENT_VERSION, (session_key, event_id, user_id))
-    elif found := SCREEN_POLL.match(request.path_info):
-        version = _one(SCREEN_VERSION, (found.group(1),))
+    version = _polled_version(request)
     return version is not None and str(version) == since
+
+
+def _polled_version(request: HttpRequest) -> int | None:
+    """The version of the board the poll's path names, as this poller may see it; None when
+    the path is no board's, or the board is not theirs to see."""
+    path = request.path_info
+    if found := MATCH_POLL.match(path):
+        match_id = int(found.group(1))
+        if watching := _watching(request, match_id, SALT):
+            return member_version(match_id, *watching)
+    elif found := SHARED_POLL.match(path):
+        return shared_version(found.group(1))
+    elif found := EVENT_POLL.match(path):
+        event_id = int(found.group(1))
+        if watching := _watching(request, event_id, EVENT_SALT):
+            user_id, session_key = watching
+            return _one(MEMBER_EVENT_VERSION, (session_key, event_id, user_id))
+    elif found := SCREEN_POLL.match(path):
+        return _one(SCREEN_VERSION, (found.group(1),))
+    return None
+
+
+def _watching(request: HttpRequest, board_id: int, salt: str) -> tuple[int, str] | None:
+    """(account, session key) of a member's poll of this match's or event's board, when its
+    watch token is good for the session of its cookie."""
+    session_key = request.COOKIES.get(settings.SESSION_COOKIE_NAME)
+    user_id = watcher(request.GET.get("watch", ""), board_id, session_key, salt=salt)
+    if user_id is None or not session_key:
+        return None
+    return user_id, session_key
 
 
 class WatchMiddleware:

@@ -242,7 +242,7 @@ def test_throttling_is_by_username_and_client_address_together() -> None:
 
 
 def _proxy_warnings(settings: Any, **values: Any) -> list[str]:
-    from casino_site.checks import check_proxy_settings
+    from casino_site.checks import PROXY_CHECKS
 
     base = {
         "TRUSTED_PROXY_COUNT": 0,
@@ -252,7 +252,7 @@ def _proxy_warnings(settings: Any, **values: Any) -> list[str]:
     }
     for name, value in {**base, **values}.items():
         setattr(settings, name, value)
-    return [warning.id for warning in check_proxy_settings(None)]
+    return [warning.id for check in PROXY_CHECKS for warning in check(None)]
 
 
 HTTPS_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
