@@ -8,14 +8,14 @@ from django import forms
 from django.utils.translation import gettext_lazy, ngettext
 
 from scoring.circles import invites
-from scoring.circles import services as circles
-from scoring.matches.forms import readable_text
+from scoring.models import Circle
+from scoring.web.validators import readable_text
 
 
 class CircleForm(forms.Form):
     name = forms.CharField(
         label=gettext_lazy("Circle name"),
-        max_length=circles.NAME_MAX,
+        max_length=Circle._meta.get_field("name").max_length,
         strip=True,
         validators=[readable_text],
     )

@@ -11,7 +11,7 @@ from django.db.models import Case, IntegerField, Q, QuerySet, Sum, Value, When
 from django.db.models.functions import Coalesce, Lower
 
 from scoring.access import Scope
-from scoring.matches.selectors import Record
+from scoring.engine.records import Record
 from scoring.models import PROVISIONAL_BELOW, Circle, Membership, Player
 
 ADMIN = Membership.Role.ADMIN

@@ -13,9 +13,10 @@ from django.utils.translation import gettext_lazy
 
 from scoring.engine import rules
 from scoring.events.services import MAX_PLAYERS, MAX_ROUNDS, field_problem
-from scoring.matches.forms import NAME_VALIDATORS, GameRulesForm
+from scoring.matches.forms import GameRulesForm
 from scoring.models import Event, Player, name_key
 from scoring.sharing.forms import ImportForm
+from scoring.web.validators import NAME_VALIDATORS
 
 
 def _new_names(text: str) -> list[str]:

@@ -15,8 +15,8 @@ from django.core.cache import caches
 from django.db.models import QuerySet
 
 from scoring.engine import pairing, rules, standings
-from scoring.matches.selectors import url_of
 from scoring.models import Event, EventPlayer, EventRound, EventTable, Match, Player, Seat
+from scoring.web.urls import url_of
 
 COUNTED = (Match.Status.WON, Match.Status.ABANDONED)
 OPEN = (Match.Status.PLAYING, Match.Status.TIED)

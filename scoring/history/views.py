@@ -14,8 +14,10 @@ from django.views.decorators.http import require_http_methods, require_POST, req
 from scoring.access import scoped
 from scoring.engine import charts
 from scoring.events.selectors import events_played
+from scoring.history import selectors as history
+from scoring.history.forms import HistoryFilterForm
 from scoring.matches import selectors, services
-from scoring.matches.forms import HistoryFilterForm, PlayerForm, PlayerMergeForm
+from scoring.matches.forms import PlayerForm, PlayerMergeForm
 from scoring.web.htmx import ScopedRequest, render_region
 
 
@@ -24,7 +26,7 @@ from scoring.web.htmx import ScopedRequest, render_region
 def match_list(request: ScopedRequest) -> HttpResponse:
     form = HistoryFilterForm(request.GET or None, players=request.scope.players())
     filters = form.filters() if form.is_valid() else {}
-    page = selectors.match_history(
+    page = history.match_history(
         request.scope.circle,
         after=request.GET.get("after", ""),
         page=request.GET.get("page", 1),
@@ -66,7 +68,7 @@ def player_detail(request: ScopedRequest, pk: int) -> HttpResponse:
             return redirect("scoring:player", pk=player.pk)
     context = {
         "player": player,
-        "stats": selectors.player_stats(player),
+        "stats": history.player_stats(player),
         "events": events_played(player),
         "rename": rename,
         "merge": PlayerMergeForm(players=request.scope.players(), source=player),
@@ -88,7 +90,7 @@ def player_merge(request: ScopedRequest, pk: int) -> HttpResponse:
             messages.success(request, _("Merged into %(name)s.") % {"name": target.name})
             return redirect("scoring:player", pk=target.pk)
     preview = (
-        selectors.merge_preview(source, form.cleaned_data["target"]) if form.is_valid() else None
+        history.merge_preview(source, form.cleaned_data["target"]) if form.is_valid() else None
     )
     return render(
         request,
@@ -103,14 +105,14 @@ def head_to_head(request: ScopedRequest, pk: int, other: int) -> HttpResponse:
     first = request.scope.player(pk)
     second = request.scope.player(other)
     return render(
-        request, "scoring/history/head_to_head.html", {"h2h": selectors.head_to_head(first, second)}
+        request, "scoring/history/head_to_head.html", {"h2h": history.head_to_head(first, second)}
     )
 
 
 @scoped
 @require_safe
 def leaderboard(request: ScopedRequest) -> HttpResponse:
-    players: list[Any] = list(selectors.leaderboard(request.scope.circle))  # annotated: rated
+    players: list[Any] = list(history.leaderboard(request.scope.circle))  # annotated: rated
     context = {
         "players": players,
         "rated": [player for player in players if player.rated],

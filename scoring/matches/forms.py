@@ -6,9 +6,7 @@ from collections.abc import Sequence
 from typing import Any, cast
 
 from django import forms
-from django.core.exceptions import ValidationError
 from django.db.models import QuerySet
-from django.http import QueryDict
 from django.utils.functional import Promise
 from django.utils.html import format_html_join
 from django.utils.safestring import mark_safe
@@ -16,8 +14,9 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from scoring.engine import matchdoc, rules
-from scoring.matches import selectors
-from scoring.models import Match, Player, name_key
+from scoring.matches import seating
+from scoring.models import Match, Player
+from scoring.web.validators import NAME_VALIDATORS
 
 MAX_SEATS = 4
 # The six special cards' codes (the hand form's fields card_10D, card_2S, ...); the cards
@@ -29,34 +28,6 @@ CHECKED = {True: mark_safe(" checked"), False: ""}
 LAYOUTS = {Match.layout_for(sides, per_side): (sides, per_side) for sides, per_side in rules.TABLES}
 # The options of a game's rules the form asks for, besides the target (rules.Rules.make's).
 RULE_OPTIONS = ("sweeps", "several_reach", "scoring", "twenty_needs", "ties", "sweep_freeze")
-
-
-def readable_text(value: str) -> None:
-    """Refuse text holding U+FFFD or a lone surrogate: what is left of bytes that were not UTF-8
-    (a NUL is refused by every CharField already)."""
-    if matchdoc.bad_text(value.replace("\x00", "")):
-        raise ValidationError(
-            _("This text holds characters that could not be read (�): type it again."),
-            code="unreadable",
-        )
-
-
-def name_fits(value: str) -> None:
-    """Refuse a name whose comparison key (case-folded: "ß" is "ss") is longer than its column."""
-    limit = int(Player._meta.get_field("name_key").max_length or 0)
-    length = len(name_key(value))
-    if length > limit:
-        raise ValidationError(
-            _(
-                "This name is too long: with ß counted as ss it has %(length)d characters, and "
-                "at most %(limit)d fit."
-            )
-            % {"length": length, "limit": limit},
-            code="max_length",
-        )
-
-
-NAME_VALIDATORS = [readable_text, name_fits]
 
 
 class PlayerForm(forms.Form):
@@ -77,43 +48,6 @@ class PlayerMergeForm(forms.Form):
     ) -> None:
         super().__init__(*args, **kwargs)
         cast(forms.ModelChoiceField, self.fields["target"]).queryset = players.exclude(pk=source.pk)
-
-
-class HistoryFilterForm(forms.Form):
-    """Filters of the match history (GET)."""
-
-    player = forms.ModelChoiceField(
-        label=gettext_lazy("Player"),
-        queryset=Player.objects.none(),
-        required=False,
-        empty_label=gettext_lazy("Everyone"),
-    )
-    variant = forms.ChoiceField(
-        label=gettext_lazy("Game"),
-        choices=[("", gettext_lazy("All games")), *Match.Variant.choices],
-        required=False,
-    )
-    status = forms.ChoiceField(
-        label=gettext_lazy("Status"),
-        choices=[("", gettext_lazy("Any status")), *Match.Status.choices],
-        required=False,
-    )
-
-    def __init__(self, *args: Any, players: QuerySet[Player], **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
-        cast(forms.ModelChoiceField, self.fields["player"]).queryset = players
-
-    def filters(self) -> dict[str, Any]:
-        data = self.cleaned_data
-        return {"player": data["player"], "variant": data["variant"], "status": data["status"]}
-
-    def query_without_page(self) -> str:
-        """The filter part of the query string, for "load more" links."""
-        if not self.is_bound:
-            return ""
-        query = cast(QueryDict, self.data).copy()
-        query.pop("page", None)
-        return query.urlencode()
 
 
 def _default_choice(label: str | Promise) -> tuple[str, str | Promise]:
@@ -448,7 +382,7 @@ class HandForm(forms.Form):
         """The hand form of `match`: its sides named (`names`, when the caller has them), its
         game's cards."""
         if names is None:
-            names = selectors.side_names(match)
+            names = seating.side_names(match)
         return cls(data, side_names=names, variant=match.variant, **kwargs)
 
     @classmethod

@@ -20,7 +20,7 @@ from django.utils.translation import ngettext
 from scoring import locks
 from scoring.engine import matchdoc, rules
 from scoring.engine.rules import TABLE_PROBLEMS, Lineup, Rules, table_turn
-from scoring.matches import bulk, ratings, selectors, stats
+from scoring.matches import bulk, ratings, seating, stats
 from scoring.models import (
     Circle,
     Event,
@@ -172,7 +172,7 @@ def _locked(match: Match) -> Match:
 def _check(match: Match, tallies: Sequence[rules.Tally]) -> None:
     problems = rules.validate(tallies, match.table[0], match.variant)
     if problems:
-        names = selectors.side_names(match)
+        names = seating.side_names(match)
         raise HandRefused([p.describe(names, _) for p in problems])
 
 
@@ -307,7 +307,7 @@ def _scored_next(
         tallies,
         [side.total for side in sides],
         tied_before=match.status == Match.Status.TIED,
-        pots=selectors.pots_before(match, number),
+        pots=seating.pots_before(match, number),
         time_up=match.last_hand is not None and number >= match.last_hand,
     )
     return sides, seats, scored
@@ -487,7 +487,7 @@ def match_rematch(*, match: Match, by: User | None = None) -> Match:
     existing = match.rematches.order_by("pk").first()
     if existing is not None:
         return existing
-    lineup = selectors.lineup(match)
+    lineup = seating.lineup(match)
     turn = table_turn(
         match.rules,
         players=lineup.seat_count,
@@ -653,7 +653,7 @@ def player_merge(*, source: Player, target: Player) -> Player:
     """
     if source.pk == target.pk or source.circle_id != target.circle_id:
         raise ValidationError(_("Choose two different players of yours."))
-    shared = selectors.shared_matches(source, target)
+    shared = seating.shared_matches(source, target)
     if shared:
         raise ValidationError(
             ngettext(

@@ -18,12 +18,9 @@ from django.views.decorators.vary import vary_on_headers
 from django_htmx.http import reswap, retarget, trigger_client_event
 
 from scoring.access import scoped
-from scoring.circles import selectors as circles
-from scoring.circles.context_processors import current_circle
 from scoring.engine import rules
 from scoring.engine.matchdoc import MAX_HANDS
-from scoring.events.selectors import tables_of as event_tables_of
-from scoring.matches import selectors, services
+from scoring.matches import seating, selectors, services
 from scoring.matches.forms import HandForm, MatchForm, PlayerForm
 from scoring.models import Match
 from scoring.web import watch
@@ -37,19 +34,6 @@ from scoring.web.htmx import (
 from scoring.web.once import once_per_form
 
 logger = logging.getLogger(__name__)
-
-
-@require_safe
-def home(request: HtmxHttpRequest) -> HttpResponse:
-    context: dict[str, Any] = {}
-    if request.user.is_authenticated:
-        # The account's record in each of its circles (where a player is linked to it).
-        records = circles.records_of(request.user)
-        context["records"] = records
-        context["current_circle"] = current_circle(request)
-        # The tables of club nights where the account's players sit now ("your table: 3").
-        context["your_tables"] = event_tables_of([row.player.pk for row in records])
-    return render(request, "scoring/pages/home.html", context)
 
 
 def _status(request: HtmxHttpRequest) -> int:
@@ -234,7 +218,7 @@ def hand_create(request: ScopedRequest, pk: int) -> HttpResponse:
         match = request.scope.match(pk)
         step = HandForm.parse_step(request.POST.get("step", ""), match.table[0])
         if step is not None:  # a sweep stepper without JavaScript: count it, save nothing
-            names = selectors.side_names(match)
+            names = seating.side_names(match)
             form = HandForm.redrawn(
                 request.POST, side_names=names, variant=match.variant, step=step
             )
@@ -470,7 +454,7 @@ def hand_detail(request: ScopedRequest, pk: int, number: int) -> HttpResponse:
     context = {
         "match": match,
         "row": selectors.hand_row(match, number),
-        "side_names": selectors.side_names(match),
+        "side_names": seating.side_names(match),
     }
     return render_region(request, "scoring/matches/hand_detail.html", "breakdown", context)
 

@@ -24,7 +24,7 @@ from django.utils.translation import gettext as _
 
 from scoring.engine import matchdoc, rules
 from scoring.engine.matchdoc import DocumentError, MatchDoc
-from scoring.matches import bulk, ratings, selectors
+from scoring.matches import bulk, ratings, seating
 from scoring.models import Circle, Event, Hand, Match, Player, Seat, Side, Tally, name_key
 from scoring.web import chunks
 
@@ -52,7 +52,7 @@ def _matches_for_export(circle: Circle | None) -> QuerySet[Match]:
 
 def _match_doc(match: Match) -> MatchDoc:
     """The document for a match whose sides, seats and hands are prefetched."""
-    players = selectors.players_by_side(match.seats.all())
+    players = seating.players_by_side(match.seats.all())
     sides = list(match.sides.all())
     return MatchDoc(
         rules=match.rules,

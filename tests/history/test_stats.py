@@ -6,7 +6,8 @@ from helpers import FIRST_8, FIRST_11
 from openskill.models import PlackettLuce
 
 from scoring.engine.rules import Rules
-from scoring.matches import selectors, services
+from scoring.history import selectors as history_selectors
+from scoring.matches import services
 from scoring.matches.ratings import recompute as ratings_recompute
 from scoring.models import Match, Player, PlayerRating, Seat, Side
 from scoring.sharing import exchange
@@ -40,7 +41,7 @@ def history(user, players):
 
 
 def test_player_record_overall_by_variant_and_layout(history, players):
-    stats = selectors.player_stats(players[0])
+    stats = history_selectors.player_stats(players[0])
     assert (stats.overall.played, stats.overall.won, stats.overall.lost) == (3, 2, 1)
     assert stats.overall.win_rate == pytest.approx(2 / 3)
     assert [(label, r.played, r.won) for label, r in stats.by_variant] == [
@@ -55,7 +56,7 @@ def test_player_record_overall_by_variant_and_layout(history, players):
 
 
 def test_player_per_hand_statistics(history, players):
-    stats = selectors.player_stats(players[0])
+    stats = history_selectors.player_stats(players[0])
     # Hands: 2 (m1, 11 each) + 2 (m2, 0 each) + 2 (m3, 11 each) + 1 (m4, 8) = 7 hands, 52 points.
     assert stats.hands == 7
     assert stats.points_per_hand == pytest.approx(52 / 7)
@@ -68,22 +69,22 @@ def test_player_per_hand_statistics(history, players):
 
 
 def test_streaks_best_match_partners_and_opponents(history, players):
-    stats = selectors.player_stats(players[0])
+    stats = history_selectors.player_stats(players[0])
     assert (stats.longest_streak, stats.current_streak) == (1, 1)  # won, lost, won
     assert stats.best_match.match == history["m3"]  # 22 gained in m1 and m3: the later one
     assert [(name, r.played, r.won) for _, name, r in stats.partners] == [("Cy", 1, 1)]
     assert [(name, count) for _, name, count in stats.opponents] == [("Ben", 4), ("Dee", 1)]
-    ben = selectors.player_stats(players[1])
+    ben = history_selectors.player_stats(players[1])
     assert (ben.longest_streak, ben.current_streak) == (1, 0)
     assert [(name, r.played, r.won) for _, name, r in ben.partners] == [("Dee", 1, 0)]
 
 
 def test_head_to_head_counts_only_opposing_sides(history, players):
     ana, ben, cy, _ = players
-    h2h = selectors.head_to_head(ana, ben)
+    h2h = history_selectors.head_to_head(ana, ben)
     assert (h2h.played, h2h.first_won, h2h.second_won) == (3, 2, 1)
     assert len(h2h.rows) == 4  # the match in progress is listed, not counted
-    partners = selectors.head_to_head(ana, cy)
+    partners = history_selectors.head_to_head(ana, cy)
     assert (partners.played, len(partners.rows)) == (0, 0)
 
 
@@ -123,13 +124,13 @@ def test_deleting_the_winning_hand_unrates_the_match(history, players, user):
 
 
 def test_leaderboard_orders_by_rating_and_marks_provisional(history, user, players):
-    board = list(selectors.leaderboard(user.personal_circle))
+    board = list(history_selectors.leaderboard(user.personal_circle))
     ratings = [p.rating for p in board]
     assert ratings == sorted(ratings, reverse=True)
     assert all(p.provisional for p in board)  # nobody has 5 finished matches yet
     for _ in range(2):
         _play(user, "casino", [[players[0]], [players[1]]], [FIRST_11, FIRST_11])
-    board = {p.name: p for p in selectors.leaderboard(user.personal_circle)}
+    board = {p.name: p for p in history_selectors.leaderboard(user.personal_circle)}
     assert {name for name, p in board.items() if not p.provisional} == {"Ana", "Ben"}
 
 
@@ -144,12 +145,12 @@ def test_merge_moves_matches_and_recomputes(history, players, user):
     ana, _, _, dee = players
     twin = services.player_create(circle=user.personal_circle, name="D.")
     extra = _play(user, "casino", [[twin], [ana]], [FIRST_11, FIRST_11])
-    preview = selectors.merge_preview(twin, dee)
+    preview = history_selectors.merge_preview(twin, dee)
     assert (preview["matches"], preview["shared"]) == (1, [])
     services.player_merge(source=twin, target=dee)
     assert not Player.objects.filter(name="D.").exists()
     assert extra.seats.get(side__position=0).player == dee
-    stats = selectors.player_stats(dee)
+    stats = history_selectors.player_stats(dee)
     assert (stats.overall.played, stats.overall.won) == (2, 1)
     assert Player.objects.get(pk=dee.pk).rated_matches == 2
 

@@ -19,7 +19,8 @@ from helpers import FIRST_8, FIRST_11, SECOND_8
 
 from scoring.engine import rules
 from scoring.engine.rules import Rules
-from scoring.matches import bulk, demo, selectors, services, stats
+from scoring.history import selectors as history
+from scoring.matches import bulk, demo, seating, services, stats
 from scoring.models import (
     Hand,
     Match,
@@ -135,7 +136,7 @@ def _reference_stats(player):
 
 
 def _kept_stats(player):
-    kept = selectors.player_stats(player)
+    kept = history.player_stats(player)
     best = kept.best_match
     return {
         "overall": (kept.overall.played, kept.overall.won),
@@ -196,7 +197,7 @@ def _assert_pages_match_reference(owner):
     for first in players:
         for second in players:
             if first != second:
-                h2h = selectors.head_to_head(first, second)
+                h2h = history.head_to_head(first, second)
                 assert (
                     h2h.played,
                     h2h.first_won,
@@ -460,7 +461,7 @@ def _random_history(owner, seed, steps):
                         targets = [
                             p
                             for p in roster
-                            if p != source and not selectors.shared_matches(source, p)
+                            if p != source and not seating.shared_matches(source, p)
                         ]
                         if targets:
                             target = rng.choice(targets)
@@ -548,7 +549,7 @@ def test_merge_moves_the_statistics_to_the_other_player(user, players):
     stats.player_summaries_refresh(Match.objects.filter(seats__player=dee))
     assert not PlayerStat.objects.filter(player_id=twin.pk).exists()
     _assert_pages_match_reference(user)
-    assert selectors.player_stats(dee).in_progress == 1
+    assert history.player_stats(dee).in_progress == 1
 
 
 def test_demo_history_statistics_equal_the_aggregates(user):

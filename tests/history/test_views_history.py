@@ -12,7 +12,8 @@ from django.utils import timezone
 from helpers import FIRST_11, HX
 
 from scoring.engine.rules import Rules
-from scoring.matches import demo, selectors, services, stats
+from scoring.history import selectors as history
+from scoring.matches import demo, services, stats
 from scoring.models import Match, Player
 
 pytestmark = pytest.mark.django_db
@@ -160,7 +161,7 @@ def test_leaderboard_ranks_unrated_players_below_every_rated_one(user_client, us
     for name in ("Eve", "Fay", "Gus", "Hal", "Ivy"):
         services.player_create(circle=user.personal_circle, name=name)  # rating 0.0, no rated match
 
-    board = [(p.name, p.rated) for p in selectors.leaderboard(user.personal_circle)]
+    board = [(p.name, p.rated) for p in history.leaderboard(user.personal_circle)]
     assert board == [
         ("Ben", True),
         ("Cy", True),
@@ -268,7 +269,7 @@ def test_load_more_link_names_the_last_match_shown(user_client, user, players):
     _history(user, players, count=25)
     body = user_client.get(LIST).content.decode()
     twentieth = Match.objects.filter(circle=user.personal_circle).order_by("-created_at", "-pk")[19]
-    cursor = selectors.history_cursor(twentieth.created_at, twentieth.pk)
+    cursor = history.history_cursor(twentieth.created_at, twentieth.pk)
     assert f"page=2&amp;after={cursor}" in body
     more = user_client.get(LIST, {"page": 2, "after": cursor}, headers=HX).content.decode()
     assert more.count('class="variant"') == 5 and "Load more" not in more
@@ -287,7 +288,7 @@ def test_a_deep_page_costs_what_the_first_page_costs(user_client, user, players)
     _history(user, players)
     cursor = ""
     for _ in range(2):
-        cursor = selectors.match_history(user.personal_circle, after=cursor).next_cursor
+        cursor = history.match_history(user.personal_circle, after=cursor).next_cursor
     user_client.get(LIST)  # the session's first request saves it
     with CaptureQueriesContext(connection) as first:
         user_client.get(LIST)

@@ -9,7 +9,8 @@ from helpers import app_url
 
 from scoring.engine import rules
 from scoring.engine.rules import Rules
-from scoring.matches import selectors, services
+from scoring.history import selectors as history
+from scoring.matches import seating, services
 from scoring.models import Match, PlayerStat
 
 
@@ -101,7 +102,7 @@ def test_finnish_board_says_what_a_carried_tie_is_worth(user_client, user, playe
     assert match.hands.get().pot_cards == 1
     board = user_client.get(match.get_absolute_url()).content.decode()
     assert "Most cards is worth 2 this hand (a tie carried over)." in board
-    assert selectors.pots_before(match, 2) == (1, 0)
+    assert seating.pots_before(match, 2) == (1, 0)
 
 
 def test_the_rules_page_explains_each_new_game(client):
@@ -144,7 +145,7 @@ def test_statistics_count_last_captures_and_jacks_over_their_own_games(user, pla
     assert (ben.last_capture, ben.jack_of_spades) == (0, 0)
     # Spade Casino has no most-spades point: Ben's 4 spades score, but not as "most spades".
     assert (ana.most_spades, ben.most_spades) == (1, 0)
-    stats = selectors.player_stats(players[0])
+    stats = history.player_stats(players[0])
     assert (stats.last_capture, stats.jack_of_spades) == (1.0, 1.0)
 
 

@@ -21,7 +21,8 @@ from django.test import Client
 from django.urls import reverse
 
 from scoring.access import personal_circle
-from scoring.matches import demo, selectors
+from scoring.history import selectors as history_selectors
+from scoring.matches import demo
 from scoring.models import Match, Player
 
 BENCH_USER = "bench-{matches}"
@@ -88,7 +89,7 @@ class Command(BaseCommand):
         # Page 50 the way "Load more" gets there: each page starts where the one before ended.
         cursor = ""
         for _ in range(49):
-            cursor = selectors.match_history(circle, after=cursor).next_cursor or ""
+            cursor = history_selectors.match_history(circle, after=cursor).next_cursor or ""
         return [
             (FLOOR, reverse("scoring:home")),
             ("health check (no template)", reverse("healthz")),
