@@ -6,6 +6,7 @@ from collections.abc import Sequence
 from typing import Any, cast
 
 from django import forms
+from django.core.exceptions import ValidationError
 from django.db.models import QuerySet
 from django.utils.functional import Promise
 from django.utils.html import format_html_join
@@ -552,9 +553,43 @@ class HandForm(forms.Form):
             )
             for position in range(count)
         ]
-        for problem in rules.validate(self.tallies, count, self.variant):
-            self.add_error(_problem_field(problem), problem.describe(self.side_names, _))
         return data
+
+    def check_deck(self) -> bool:
+        """Whether the counts read add up to a deck, each problem shown beside its field (where
+        no save checks them: the points shown before saving)."""
+        problems = rules.validate(self.tallies, len(self.side_names), self.variant)
+        self.show_problems(problems)
+        return not problems
+
+    def show_problems(self, problems: Sequence[rules.Problem]) -> None:
+        for problem in problems:
+            self.add_error(_problem_field(problem), problem.describe(self.side_names, _))
+
+    def show_refusal(self, refused: ValidationError) -> None:
+        """What a save refused, on the form shown again: the deck's problems beside their
+        fields, anything else above them."""
+        problems = getattr(refused, "problems", ())
+        if problems:
+            self.show_problems(problems)
+        else:
+            self.add_error(None, refused)
+
+    class Invalid(Exception):
+        """The posted hand does not read (a field missing or out of range): the form says why."""
+
+        def __init__(self, form: HandForm) -> None:
+            super().__init__("hand form invalid")
+            self.form = form
+
+    @classmethod
+    def entry(cls, data: Any, match: Match) -> tuple[int, list[rules.Tally]]:
+        """The hand's number and tallies as posted for `match`'s table and game, or Invalid.
+        Its labels are blanks: a form shown again is built again, named."""
+        form = cls(data, side_names=[""] * match.table[0], variant=match.variant)
+        if not form.is_valid():
+            raise cls.Invalid(form)
+        return form.cleaned_data["number"], form.tallies
 
 
 def _chosen(bound: forms.BoundField) -> str:

@@ -6,8 +6,9 @@ would (tests/matches/test_incremental.py)."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from django.contrib.auth.models import User
 from django.core.exceptions import ValidationError
@@ -18,6 +19,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from scoring import locks
+from scoring.access import Scope
 from scoring.engine import matchdoc, rules
 from scoring.engine.rules import TABLE_PROBLEMS, Lineup, Rules, table_turn
 from scoring.matches import bulk, ratings, seating, stats
@@ -40,7 +42,21 @@ from scoring.models import (
 
 
 class HandRefused(ValidationError):
-    """A hand could not be recorded or changed; the message says why."""
+    """A hand could not be recorded or changed; the message says why. A hand the deck refuses
+    carries the engine's `problems` too, and the `side_names` they were told with, so that a form
+    can show each beside its field without reading the names again."""
+
+    def __init__(
+        self,
+        message: Any,
+        *,
+        problems: Sequence[rules.Problem] = (),
+        side_names: Sequence[str] = (),
+        **kwargs: Any,
+    ) -> None:
+        super().__init__(message, **kwargs)
+        self.problems = list(problems)
+        self.side_names = list(side_names)
 
 
 class HandGone(HandRefused):
@@ -57,18 +73,23 @@ class HandGone(HandRefused):
 
 class HandNumberTaken(HandRefused):
     """Hand `number` was recorded meanwhile (another phone, another tab) with other counts; the
-    next free number is `next_number`, or None when the match is over."""
+    next free number is `next_number`, or None when the match is over. `tallies`: the counts
+    sent, which the page shows beside the hand saved."""
 
-    def __init__(self, number: int, next_number: int | None) -> None:
+    def __init__(
+        self, number: int, next_number: int | None, tallies: Sequence[rules.Tally] = ()
+    ) -> None:
         super().__init__(
             _("Hand %(number)d was already recorded, with other counts.") % {"number": number}
         )
         self.number = number
         self.next_number = next_number
+        self.tallies = list(tallies)
 
 
 @dataclass(frozen=True)
 class HandRecorded:
+    match: Match  # as the save left it (read locked in its transaction: not to be read again)
     hand: Hand
     created: bool  # False when the same hand had already been recorded (double submit)
     # A new hand's match seats, with their players and sides as the hand left them (for the
@@ -169,11 +190,14 @@ def _locked(match: Match) -> Match:
     return locks.match(match)  # a table's event first (the lock order)
 
 
-def _check(match: Match, tallies: Sequence[rules.Tally]) -> None:
+def _refuse_impossible_hand(match: Match, tallies: Sequence[rules.Tally]) -> None:
+    """The one check of a hand's counts against the deck (the form only reads them)."""
     problems = rules.validate(tallies, match.table[0], match.variant)
     if problems:
         names = seating.side_names(match)
-        raise HandRefused([p.describe(names, _) for p in problems])
+        raise HandRefused(
+            [p.describe(names, _) for p in problems], problems=problems, side_names=names
+        )
 
 
 def _same_tallies(hand: Hand, tallies: Sequence[rules.Tally]) -> bool:
@@ -188,38 +212,59 @@ def hand_record(
     tallies: Sequence[rules.Tally],
     by: User | None = None,
     client_id: str = "",
-    locked: bool = False,
 ) -> HandRecorded:
-    """Record hand `number` (the next one) and re-score the match (`locked`: the caller read
-    `match` locked, in the transaction this runs in, so it is not read again).
+    """Record hand `number` (the next one) of `match` and re-score it (the demo, benchmarks and
+    tests, which hold the match; a page saves through `hand_save`)."""
+    return _recorded_once(
+        lambda: locks.match(match), match.pk, lambda _match: (number, tallies), by, client_id
+    )
 
-    The same hand sent twice (double tap, two phones) is recorded once: a resend of an existing
-    hand with the same counts returns it with created=False; different counts raise
+
+# What a page posted, read for the match it is for (its table, its game): the hand's number and
+# each side's tally. A form's parser, which raises what the page shows again.
+Entry = Callable[[Match], tuple[int, Sequence[rules.Tally]]]
+
+
+def hand_save(
+    *, scope: Scope, match_id: int, entry: Entry, by: User, client_id: str = ""
+) -> HandRecorded:
+    """Record the posted hand of a match the scope may change (404 or 403 as it says): in one
+    transaction, the match read locked (its event first, the lock order), the entry read for
+    its table, checked once, scored from the stored state and stored with everything it
+    changes. Raises HandRefused and HandNumberTaken, and whatever `entry` raises."""
+    return _recorded_once(lambda: scope.match(match_id, lock=True), match_id, entry, by, client_id)
+
+
+def _recorded_once(
+    read_locked: Callable[[], Match],
+    match_id: int,
+    entry: Entry,
+    by: User | None,
+    client_id: str,
+) -> HandRecorded:
+    """The same hand sent twice (double tap, two phones) is recorded once: a resend of an
+    existing hand with the same counts returns it with created=False; different counts raise
     HandNumberTaken, which names the next free number. A hand saved without signal carries the
     `client_id` its phone gave it: once recorded, under whatever number, a resend of that id is
-    the same hand. Locked by the caller, no other save of the match can run meanwhile: it runs
-    in the caller's transaction, which a failure rolls back.
-    """
-    if locked:
-        sent = _sent_before(match, client_id)
-        if sent is not None:
-            return HandRecorded(sent, created=False)
-        return _hand_insert(match, number, tallies, by, client_id, locked=True)
+    the same hand. A failure anywhere rolls the whole save back."""
     try:
         with transaction.atomic():
+            match = read_locked()
+            number, tallies = entry(match)
             sent = _sent_before(match, client_id)
             if sent is not None:
-                return HandRecorded(sent, created=False)
+                return HandRecorded(match, sent, created=False)
             return _hand_insert(match, number, tallies, by, client_id)
     except IntegrityError:
         # Two requests raced for the same hand number (or client id) and the other one won.
+        match = Match.objects.get(pk=match_id)
         sent = _sent_before(match, client_id)
         if sent is not None:
-            return HandRecorded(sent, created=False)
+            return HandRecorded(match, sent, created=False)
         existing = Hand.objects.filter(match=match, number=number).first()
         if existing is not None and _same_tallies(existing, tallies):
-            return HandRecorded(existing, created=False)
-        raise _number_taken(Match.objects.get(pk=match.pk), number) from None
+            return HandRecorded(match, existing, created=False)
+        raise _number_taken(match, number, tallies) from None
 
 
 def _sent_before(match: Match, client_id: str) -> Hand | None:
@@ -235,8 +280,8 @@ def match_full_message() -> str:
     ) % {"limit": matchdoc.MAX_HANDS}
 
 
-def _number_taken(match: Match, number: int) -> HandNumberTaken:
-    return HandNumberTaken(number, match.hand_count + 1 if match.is_open else None)
+def _number_taken(match: Match, number: int, tallies: Sequence[rules.Tally]) -> HandNumberTaken:
+    return HandNumberTaken(number, match.hand_count + 1 if match.is_open else None, tallies)
 
 
 def _hand_insert(
@@ -245,11 +290,8 @@ def _hand_insert(
     tallies: Sequence[rules.Tally],
     by: User | None,
     client_id: str = "",
-    *,
-    locked: bool = False,
 ) -> HandRecorded:
-    if not locked:
-        match = _locked(match)
+    """Hand `number` of `match` (read locked) stored, unless it cannot be."""
     # Hands are numbered 1 to hand_count: only a number up to it can be taken.
     existing = (
         Hand.objects.filter(match=match, number=number).first()
@@ -258,8 +300,8 @@ def _hand_insert(
     )
     if existing is not None:
         if _same_tallies(existing, tallies):
-            return HandRecorded(existing, created=False)
-        raise _number_taken(match, number)
+            return HandRecorded(match, existing, created=False)
+        raise _number_taken(match, number, tallies)
     if not match.is_open:
         raise HandRefused(_("This match is over: no more hands can be recorded."))
     if number > matchdoc.MAX_HANDS:
@@ -269,7 +311,7 @@ def _hand_insert(
             _("The next hand is hand %(next)d, not %(number)d.")
             % {"next": match.hand_count + 1, "number": number}
         )
-    _check(match, tallies)
+    _refuse_impossible_hand(match, tallies)
     sides, seats, scored = _scored_next(match, number, tallies)
     turn = rules.table_turn(
         match.rules,
@@ -288,7 +330,7 @@ def _hand_insert(
         pot_spades=pots[1],
     )
     rows = _append_scored(match, hand, sides, seats, tallies, scored)
-    return HandRecorded(hand, created=True, seats=seats, tallies=rows, score=scored)
+    return HandRecorded(match, hand, created=True, seats=seats, tallies=rows, score=scored)
 
 
 def _scored_next(
@@ -384,7 +426,7 @@ def hand_edit(
     hand = Hand.objects.filter(match=match, number=number).first()
     if hand is None:
         raise HandGone(number)
-    _check(match, tallies)
+    _refuse_impossible_hand(match, tallies)
     stored = list(hand.tallies.select_related("side").order_by("side__position"))
     if [row.as_rules_tally() for row in stored] == list(tallies):
         return hand

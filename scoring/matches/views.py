@@ -8,7 +8,7 @@ from typing import Any
 
 from django.contrib import messages
 from django.core.exceptions import PermissionDenied, ValidationError
-from django.db import DatabaseError, transaction
+from django.db import DatabaseError
 from django.http import Http404, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
@@ -213,75 +213,68 @@ def _whole_board(response: HttpResponse) -> HttpResponse:
 @scoped
 @require_POST
 def hand_create(request: ScopedRequest, pk: int) -> HttpResponse:
-    match: Match | None = None
+    """Save the next hand; without JavaScript, also step a sweep count or check the points."""
     if request.POST.get("step") or request.POST.get("preview"):
-        match = request.scope.match(pk)
-        step = HandForm.parse_step(request.POST.get("step", ""), match.table[0])
-        if step is not None:  # a sweep stepper without JavaScript: count it, save nothing
-            names = seating.side_names(match)
-            form = HandForm.redrawn(
-                request.POST, side_names=names, variant=match.variant, step=step
-            )
-            return _hand_answer(request, match, form)
-        if request.POST.get("preview"):  # "Check points" without JavaScript
-            form = HandForm.for_match(match, request.POST)
-            return _hand_answer(request, match, form, **_preview(match, form))
-    status = 400  # the form says what is wrong
-    refused: ValidationError | str | None = None
-    recorded: services.HandRecorded | None = None
-    taken: services.HandNumberTaken | None = None
-    locked = match is None
+        return _hand_redrawn(request, request.scope.match(pk))
+    entry = functools.partial(HandForm.entry, request.POST)
     try:
-        with transaction.atomic():  # one transaction: a failure anywhere in it stores nothing
-            if match is None:  # read locked: the save does not read it again
-                match = request.scope.match(pk, lock=True)
-            # The names are only the labels of a form shown again: a hand that saves is
-            # checked without reading them (a refused one is shown by the named form, below).
-            form = HandForm(request.POST, side_names=[""] * match.table[0], variant=match.variant)
-            if form.is_valid():
-                recorded = services.hand_record(
-                    match=match,
-                    number=form.cleaned_data["number"],
-                    tallies=form.tallies,
-                    by=request.user,
-                    locked=locked,
-                )
-    except services.HandNumberTaken as error:
-        taken = error
-    except ValidationError as error:
-        refused = error
+        saved = services.hand_save(scope=request.scope, match_id=pk, entry=entry, by=request.user)
+    except HandForm.Invalid:  # the named form shows the same errors again
+        return _hand_refused(request, request.scope.match(pk), None)
+    except services.HandNumberTaken as taken:
+        return _hand_moved(request, request.scope.match(pk), taken)
+    except ValidationError as refused:
+        return _hand_refused(request, request.scope.match(pk), refused)
     except DatabaseError:
-        if match is None:  # the match could not even be read
-            raise
-        logger.exception("Recording hand of match %s failed", match.pk)
-        refused = _("Could not save the hand, nothing was stored; try again.")
-        status = 503
-    assert match is not None  # read above, or nothing after this would run
-    if taken is not None:
-        return _hand_moved(request, match, taken, form.tallies)
-    if recorded is not None:
-        if not request.htmx:
-            request.session[SAVED_KEY] = {"match": match.pk, "number": recorded.hand.number}
-            return redirect(match)
-        if recorded.created:  # the match and its seats as the save left them
-            match = recorded.hand.match
-        else:
-            match.refresh_from_db()
-        return _hand_answer(
-            request,
-            match,
-            changed=True,
-            saved=True,
-            seats=recorded.seats,
-            last_tallies=recorded.tallies,
-            last_score=recorded.score,
-        )
+        logger.exception("Recording hand of match %s failed", pk)
+        return unavailable(_hand_refused(request, request.scope.match(pk), None, status=503))
+    return _hand_saved(request, saved)
+
+
+def _hand_redrawn(request: ScopedRequest, match: Match) -> HttpResponse:
+    """Without JavaScript: the form again with one side's sweeps stepped, or with the points the
+    hand would score ("Check points"). Nothing is saved."""
+    step = HandForm.parse_step(request.POST.get("step", ""), match.table[0])
+    if step is not None:
+        names = seating.side_names(match)
+        form = HandForm.redrawn(request.POST, side_names=names, variant=match.variant, step=step)
+        return _hand_answer(request, match, form)
     form = HandForm.for_match(match, request.POST)
-    if form.is_valid() and refused is not None:
-        form.add_error(None, refused)
-    match.refresh_from_db()
-    answer = _hand_answer(request, match, form, status=status)
-    return unavailable(answer) if status == 503 else answer
+    return _hand_answer(request, match, form, **_preview(match, form))
+
+
+def _hand_saved(request: ScopedRequest, saved: services.HandRecorded) -> HttpResponse:
+    """The board after a save: the match, its seats and the hand as the save left them. Without
+    JavaScript a redirect to it, which says the hand was saved."""
+    match = saved.match
+    if not request.htmx:
+        request.session[SAVED_KEY] = {"match": match.pk, "number": saved.hand.number}
+        return redirect(match)
+    return _hand_answer(
+        request,
+        match,
+        changed=True,
+        saved=True,
+        seats=saved.seats,
+        last_tallies=saved.tallies,
+        last_score=saved.score,
+    )
+
+
+def _hand_refused(
+    request: ScopedRequest, match: Match, refused: Any, *, status: int = 400
+) -> HttpResponse:
+    """The form again, named, with what kept the hand from being saved: the form's own errors,
+    a refusal of the save (the deck's problems beside their fields), or, the database down, a
+    word to try again."""
+    names = getattr(refused, "side_names", None) or None
+    form = HandForm.for_match(match, request.POST, names=names)
+    if form.is_valid():
+        if status == 503:
+            form.add_error(None, _("Could not save the hand, nothing was stored; try again."))
+        elif refused is not None:
+            form.show_refusal(refused)
+    return _hand_answer(request, match, form, status=status)
 
 
 def _hand_answer(
@@ -311,16 +304,12 @@ def _hand_answer(
 
 
 def _hand_moved(
-    request: HtmxHttpRequest,
-    match: Match,
-    taken: services.HandNumberTaken,
-    tallies: list[rules.Tally],
+    request: HtmxHttpRequest, match: Match, taken: services.HandNumberTaken
 ) -> HttpResponse:
     """The hand's number was taken meanwhile: show the board as it is now, with the hand saved
     there beside the counts typed here, and two choices: keep them as the next hand, or discard
     them (nothing is stored until then). When the match is over there is nothing to keep."""
-    match.refresh_from_db()
-    clash = selectors.hand_clash(match, taken.number, taken.next_number, tallies)
+    clash = selectors.hand_clash(match, taken.number, taken.next_number, taken.tallies)
     if taken.next_number is None:
         note = _("Hand %(number)d was saved from another screen, and the match is over.") % {
             "number": taken.number
@@ -380,24 +369,21 @@ def hand_sync(request: ScopedRequest, pk: int) -> JsonResponse:
     of another account (the phone changed hands) records nothing."""
     if request.POST.get("account", str(request.user.pk)) != str(request.user.pk):
         return JsonResponse({"state": "account"}, status=403)
-    match = request.scope.match(pk)
     client_id = _client_id(request)
-    form = HandForm.for_match(match, request.POST)
     if client_id is None:
+        request.scope.match(pk)  # an outsider is told nothing but 404
         return JsonResponse({"state": "invalid", "errors": [_("This hand has no id.")]}, status=400)
-    if not form.is_valid():
-        errors = [str(error) for errors in form.errors.values() for error in errors]
-        return JsonResponse({"state": "invalid", "errors": errors}, status=400)
+    entry = functools.partial(HandForm.entry, request.POST)
     try:
-        recorded = services.hand_record(
-            match=match,
-            number=form.cleaned_data["number"],
-            tallies=form.tallies,
-            by=request.user,
-            client_id=client_id,
+        saved = services.hand_save(
+            scope=request.scope, match_id=pk, entry=entry, by=request.user, client_id=client_id
         )
+    except HandForm.Invalid as invalid:
+        errors = [str(error) for errors in invalid.form.errors.values() for error in errors]
+        return JsonResponse({"state": "invalid", "errors": errors}, status=400)
     except services.HandNumberTaken as taken:
-        clash = selectors.hand_clash(match, taken.number, taken.next_number, form.tallies)
+        match = request.scope.match(pk)
+        clash = selectors.hand_clash(match, taken.number, taken.next_number, taken.tallies)
         answer = {
             "state": "conflict",
             "number": taken.number,
@@ -407,8 +393,8 @@ def hand_sync(request: ScopedRequest, pk: int) -> JsonResponse:
         return JsonResponse(answer, status=409)
     except ValidationError as error:
         return JsonResponse({"state": "invalid", "errors": error.messages}, status=400)
-    answer = {"state": "saved", "number": recorded.hand.number, "created": recorded.created}
-    return JsonResponse(answer, status=201 if recorded.created else 200)
+    answer = {"state": "saved", "number": saved.hand.number, "created": saved.created}
+    return JsonResponse(answer, status=201 if saved.created else 200)
 
 
 @scoped
@@ -421,7 +407,7 @@ def hand_preview(request: ScopedRequest, pk: int) -> HttpResponse:
 
 def _preview(match: Match, form: HandForm) -> dict[str, Any]:
     """The points the hand in `form` would score, or what keeps it from adding up."""
-    if not form.is_valid():
+    if not (form.is_valid() and form.check_deck()):
         # While the counts are still being typed, blanks are not worth an error.
         missing = {error.code for errors in form.errors.as_data().values() for error in errors}
         if "required" in missing:
@@ -479,7 +465,7 @@ def hand_edit(request: ScopedRequest, pk: int, number: int) -> HttpResponse:
             except services.HandGone as gone:  # an Undo on another phone, while this one typed
                 return _hand_gone(request, match, gone)
             except ValidationError as error:
-                form.add_error(None, error)
+                form.show_refusal(error)
             else:
                 if saved.changed_at == hand.changed_at:
                     note = _("Nothing changed in hand %(number)d.")

@@ -291,3 +291,37 @@ def test_a_saved_hand_tells_the_phone_to_forget_its_draft_and_a_refused_one_does
     )
     assert refused.status_code == 400
     assert "HX-Trigger" not in refused
+
+
+def _statements(queries) -> list[str]:
+    """What a request ran besides the session, the user and transaction control (the test's
+    own transaction turns each of the save's into a savepoint)."""
+    return [
+        query["sql"]
+        for query in queries
+        if not re.match(r"\s*(SAVEPOINT|RELEASE SAVEPOINT|ROLLBACK TO SAVEPOINT)", query["sql"])
+        and "django_session" not in query["sql"]
+        and '"auth_user"' not in query["sql"]
+    ]
+
+
+def test_a_hand_save_runs_ten_statements_or_fewer(user_client, casino_match):
+    """One locked read of the match (its event first), the seats, the hand, its tallies, the
+    totals and status, the statistics: one service call, nothing read twice."""
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    user_client.post(app_url("hand-create", casino_match), TYPICAL, headers=HX)
+    second = {**TYPICAL, "number": "2", "cards_0": "30"}
+    with CaptureQueriesContext(connection) as queries:
+        response = user_client.post(app_url("hand-create", casino_match), second, headers=HX)
+    assert response.status_code == 200
+    statements = _statements(queries.captured_queries)
+    assert len(statements) <= 10, "\n".join(statements)
+    with CaptureQueriesContext(connection) as queries:  # a refused hand: a few reads, no write
+        refused = {**TYPICAL, "number": "3", "cards_0": "60"}
+        response = user_client.post(app_url("hand-create", casino_match), refused, headers=HX)
+    assert response.status_code == 400
+    statements = _statements(queries.captured_queries)
+    assert len(statements) <= 4, "\n".join(statements)
+    assert not [s for s in statements if re.match(r"\s*(INSERT|UPDATE|DELETE)", s)]
