@@ -364,6 +364,25 @@ def _read_target(
 
 
 def _read_sides(reader: _Reader, raw: Any) -> tuple[tuple[str, ...], ...] | None:
+    most = _most_per_side(reader, raw)
+    if most is None:
+        return None
+    sides = []
+    seen: dict[str, int] = {}
+    ok = True
+    for index, side in enumerate(raw):
+        names, fine = _read_side(reader, side, index, most, seen)
+        if names is not None:
+            sides.append(names)
+        ok = ok and fine
+    if ok and len({len(players) for players in sides}) > 1:
+        reader.add("sides_uneven")
+        ok = False
+    return tuple(sides) if ok else None
+
+
+def _most_per_side(reader: _Reader, raw: Any) -> int | None:
+    """The most players a side may have, for a list of as many sides as a table has; else None."""
     if not isinstance(raw, list):
         reader.add("not_list" if raw is not None else "missing", key="sides")
         return None
@@ -371,46 +390,53 @@ def _read_sides(reader: _Reader, raw: Any) -> tuple[tuple[str, ...], ...] | None
     if len(raw) not in sizes:
         reader.add("sides_count", count=len(raw))
         return None
-    most = sizes[len(raw)]  # partners only as two sides of two
-    sides = []
-    seen: dict[str, int] = {}
+    return sizes[len(raw)]  # partners only as two sides of two
+
+
+def _read_side(
+    reader: _Reader, side: Any, index: int, most: int, seen: dict[str, int]
+) -> tuple[tuple[str, ...] | None, bool]:
+    """The names read of side `index` (None if it has no list of players that fits), and
+    whether all were good; `seen` maps each name's key to its side."""
+    players = side.get("players") if isinstance(side, dict) else None
+    if not isinstance(players, list) or not 1 <= len(players) <= most:
+        reader.add("side_players", side=index + 1)
+        return None, False
+    reader.keys(side, ("players",), f"sides[{index}].")
+    names = []
     ok = True
-    for index, side in enumerate(raw):
-        players = side.get("players") if isinstance(side, dict) else None
-        if not isinstance(players, list) or not 1 <= len(players) <= most:
-            reader.add("side_players", side=index + 1)
-            ok = False
-            continue
-        reader.keys(side, ("players",), f"sides[{index}].")
-        names = []
-        for name in players:
-            if not isinstance(name, str) or not name.strip() or len(name.strip()) > MAX_NAME:
-                reader.add("player_name", side=index + 1)
-                ok = False
-                continue
-            if bad_text(name):
-                reader.add("player_name_text", side=index + 1, value=_show(name))
-                ok = False
-                continue
-            name = name.strip()
-            key = name.casefold()  # as models.name_key compares names, in a 60-character column
-            if len(key) > MAX_NAME:
-                reader.add("player_name_folded", side=index + 1, length=len(key))
-                ok = False
-                continue
-            if key in seen:
-                if seen[key] == index:
-                    reader.add("player_twice_on_side", side=index + 1, name=name)
-                else:
-                    reader.add("player_twice", name=name)
-                ok = False
-            seen[key] = index
-            names.append(name)
-        sides.append(tuple(names))
-    if ok and len({len(players) for players in sides}) > 1:
-        reader.add("sides_uneven")
-        ok = False
-    return tuple(sides) if ok else None
+    for name in players:
+        kept, fine = _read_player(reader, name, index, seen)
+        if kept is not None:
+            names.append(kept)
+        ok = ok and fine
+    return tuple(names), ok
+
+
+def _read_player(
+    reader: _Reader, name: Any, index: int, seen: dict[str, int]
+) -> tuple[str | None, bool]:
+    """The stripped name (None if it cannot be one) and whether it is good: a name given
+    twice is kept, to report each repeat, but is not good."""
+    if not isinstance(name, str) or not name.strip() or len(name.strip()) > MAX_NAME:
+        reader.add("player_name", side=index + 1)
+        return None, False
+    if bad_text(name):
+        reader.add("player_name_text", side=index + 1, value=_show(name))
+        return None, False
+    name = name.strip()
+    key = name.casefold()  # as models.name_key compares names, in a 60-character column
+    if len(key) > MAX_NAME:
+        reader.add("player_name_folded", side=index + 1, length=len(key))
+        return None, False
+    first = key not in seen
+    if not first:
+        if seen[key] == index:
+            reader.add("player_twice_on_side", side=index + 1, name=name)
+        else:
+            reader.add("player_twice", name=name)
+    seen[key] = index
+    return name, first
 
 
 def _read_start_totals(reader: _Reader, raw: Any, sides: int | None) -> tuple[int, ...] | None:
@@ -437,6 +463,19 @@ def _read_tally(reader: _Reader, raw: Any, hand: int, key: str) -> Tally | None:
         return None
     reader.keys(raw, (*TALLY_KEYS, *VARIANT_TALLY_KEYS), f"{key}.", hand)
     values: dict[str, Any] = {}
+    counted = _read_counts(reader, raw, hand, key, values)
+    flagged = _read_flags(reader, raw, hand, key, values)
+    _check_variant_flags(reader, values, hand, key)
+    aces = raw.get("aces", "")
+    if not (_aces_fit(reader, aces, hand, key) and counted and flagged):
+        return None
+    return Tally.make(aces=aces, **values)
+
+
+def _read_counts(
+    reader: _Reader, raw: dict[str, Any], hand: int, key: str, values: dict[str, Any]
+) -> bool:
+    """Put the tally's counts into `values`; whether all were given and in range (sweeps: 0)."""
     ok = True
     for name, high in TALLY_RANGES.items():
         if name not in raw:
@@ -448,11 +487,23 @@ def _read_tally(reader: _Reader, raw: Any, hand: int, key: str) -> Tally | None:
             continue
         values[name] = reader.integer(raw[name], f"{key}.{name}", 0, high, hand)
         ok = ok and values[name] is not None
+    return ok
+
+
+def _read_flags(
+    reader: _Reader, raw: dict[str, Any], hand: int, key: str, values: dict[str, Any]
+) -> bool:
+    """Put the tally's true/false fields into `values` (absent: false); whether all were."""
+    ok = True
     for name in ("big_casino", "little_casino", *VARIANT_TALLY_KEYS):
         values[name] = reader.boolean(raw.get(name, False), f"{key}.{name}", hand)
         ok = ok and values[name] is not None
+    return ok
+
+
+def _check_variant_flags(reader: _Reader, values: dict[str, Any], hand: int, key: str) -> None:
+    """Report a true value where the variant records nothing; the hand is still checked."""
     for name, owner in VARIANT_TALLY_KEYS.items():
-        # A true value where the variant records nothing; the hand is still checked.
         if values[name] and reader.variant is not None and reader.variant is not owner:
             reader.add(
                 "variant_tally_key",
@@ -461,7 +512,10 @@ def _read_tally(reader: _Reader, raw: Any, hand: int, key: str) -> Tally | None:
                 owner=str(owner),
                 variant=str(reader.variant),
             )
-    aces = raw.get("aces", "")
+
+
+def _aces_fit(reader: _Reader, aces: Any, hand: int, key: str) -> bool:
+    """Whether `aces` is a string of distinct suit letters; reported if not."""
     # Letter by letter: "ß".upper() is "SS" and "ſ".upper() is "S", so the whole string's
     # capitals say nothing about its letters.
     if (
@@ -470,10 +524,8 @@ def _read_tally(reader: _Reader, raw: Any, hand: int, key: str) -> Tally | None:
         or len(set(aces.upper())) != len(aces)
     ):
         reader.add("aces", hand, key=f"{key}.aces", value=_show(aces))
-        ok = False
-    if not ok:
-        return None
-    return Tally.make(aces=aces, **values)
+        return False
+    return True
 
 
 def _read_hands(
@@ -489,31 +541,37 @@ def _read_hands(
         return []
     hands: list[tuple[Tally, ...]] = []
     for index, hand in enumerate(raw):
-        if isinstance(hand, list):  # the tallies without their object
-            reader.add("hand_is_list", index)
-            continue
-        if not isinstance(hand, dict):
-            reader.add("hand_not_object", index, value=_show(hand))
-            continue
-        reader.keys(hand, ("tallies",), "", index)
-        tallies_raw = hand.get("tallies")
-        if not isinstance(tallies_raw, list):
-            reader.add("not_list" if tallies_raw is not None else "missing", index, key="tallies")
-            continue
-        tallies = [
-            _read_tally(reader, tally, index, f"tallies[{position}]")
-            for position, tally in enumerate(tallies_raw)
-        ]
-        if any(tally is None for tally in tallies):
-            continue
-        problems = _hand_problems(tallies, sides, reader.variant)  # type: ignore[arg-type]
-        for problem in problems:
-            reader.problems.append(
-                DocProblem(problem.code, {}, reader.match, index, problem, names)
-            )
-        if not problems:
-            hands.append(tuple(tallies))  # type: ignore[arg-type]
+        tallies = _read_hand(reader, hand, index, sides, names)
+        if tallies is not None:
+            hands.append(tallies)
     return hands
+
+
+def _read_hand(
+    reader: _Reader, hand: Any, index: int, sides: int | None, names: tuple[str, ...]
+) -> tuple[Tally, ...] | None:
+    """Hand `index`'s tallies, or None when they cannot be read or do not add up (reported)."""
+    if isinstance(hand, list):  # the tallies without their object
+        reader.add("hand_is_list", index)
+        return None
+    if not isinstance(hand, dict):
+        reader.add("hand_not_object", index, value=_show(hand))
+        return None
+    reader.keys(hand, ("tallies",), "", index)
+    tallies_raw = hand.get("tallies")
+    if not isinstance(tallies_raw, list):
+        reader.add("not_list" if tallies_raw is not None else "missing", index, key="tallies")
+        return None
+    tallies = [
+        _read_tally(reader, tally, index, f"tallies[{position}]")
+        for position, tally in enumerate(tallies_raw)
+    ]
+    if any(tally is None for tally in tallies):
+        return None
+    problems = _hand_problems(tallies, sides, reader.variant)  # type: ignore[arg-type]
+    for problem in problems:
+        reader.problems.append(DocProblem(problem.code, {}, reader.match, index, problem, names))
+    return None if problems else tuple(tallies)  # type: ignore[arg-type]
 
 
 def _hand_problems(
@@ -541,6 +599,12 @@ def read_scored_match(raw: Any, match: int | None = None) -> tuple[MatchDoc, rul
     reader = _Reader(match)
     if not isinstance(raw, dict):
         raise DocumentError([DocProblem("not_match", {}, match)])
+    doc = _read_doc(reader, raw)
+    return doc, _score_read(doc, match)
+
+
+def _read_doc(reader: _Reader, raw: dict[str, Any]) -> MatchDoc:
+    """Every part of the match object; raises DocumentError listing every problem found."""
     if raw.get("format") != FORMAT:
         reader.add("format", value=_show(raw.get("format")))
     reader.keys(raw, MATCH_KEYS, "")
@@ -549,31 +613,16 @@ def read_scored_match(raw: Any, match: int | None = None) -> tuple[MatchDoc, rul
     side_count = len(sides) if sides else None
     names = tuple(Lineup(sides).names()) if sides else ()
     start_totals = _read_start_totals(reader, raw.get("start_totals"), side_count)
-    if match_rules is not None and start_totals is not None:
-        leader = rules.start_leader(match_rules.target, start_totals)
-        if leader is not None:
-            reader.add(
-                "start_won",
-                side=leader + 1,
-                total=start_totals[leader],
-                target=match_rules.target,
-            )
+    _check_start_leader(reader, match_rules, start_totals)
     abandoned = reader.boolean(raw.get("abandoned", False), "abandoned")
-    seats = sum(len(players) for players in sides) if sides else 4
-    first_dealer = reader.integer(raw.get("first_dealer", 0), "first_dealer", 0, seats - 1)
-    last_hand = raw.get("last_hand")
-    if last_hand is not None:
-        last_hand = reader.integer(last_hand, "last_hand", 1, MAX_HANDS)
-    if match_rules is not None and sides:
-        table = rules.table_problem([len(players) for players in sides], match_rules.scoring)
-        if table == "difference_sides":
-            reader.add("difference_sides")
+    first_dealer, last_hand = _read_dealing(reader, raw, sides)
+    _check_table(reader, match_rules, sides)
     hands = _read_hands(reader, raw.get("hands", []), side_count, names)
 
     if reader.problems:
         raise DocumentError(reader.problems)
     assert match_rules is not None and sides is not None and start_totals is not None
-    doc = MatchDoc(
+    return MatchDoc(
         match_rules,
         sides,
         start_totals,
@@ -582,7 +631,49 @@ def read_scored_match(raw: Any, match: int | None = None) -> tuple[MatchDoc, rul
         first_dealer or 0,
         last_hand,
     )
-    # Every hand adds up (checked while reading): what is left is the order of events.
+
+
+def _check_start_leader(
+    reader: _Reader, match_rules: Rules | None, start_totals: tuple[int, ...] | None
+) -> None:
+    """Report start totals that have already won the match (once both were read)."""
+    if match_rules is None or start_totals is None:
+        return
+    leader = rules.start_leader(match_rules.target, start_totals)
+    if leader is not None:
+        reader.add(
+            "start_won",
+            side=leader + 1,
+            total=start_totals[leader],
+            target=match_rules.target,
+        )
+
+
+def _check_table(
+    reader: _Reader, match_rules: Rules | None, sides: tuple[tuple[str, ...], ...] | None
+) -> None:
+    """Report a table the scoring cannot have (once the rules and sides were read)."""
+    if match_rules is None or not sides:
+        return
+    table = rules.table_problem([len(players) for players in sides], match_rules.scoring)
+    if table == "difference_sides":
+        reader.add("difference_sides")
+
+
+def _read_dealing(
+    reader: _Reader, raw: dict[str, Any], sides: tuple[tuple[str, ...], ...] | None
+) -> tuple[int | None, int | None]:
+    """The first dealer's seat (4 seats when the sides are unknown) and the timed round's hand."""
+    seats = sum(len(players) for players in sides) if sides else 4
+    first_dealer = reader.integer(raw.get("first_dealer", 0), "first_dealer", 0, seats - 1)
+    last_hand = raw.get("last_hand")
+    if last_hand is not None:
+        last_hand = reader.integer(last_hand, "last_hand", 1, MAX_HANDS)
+    return first_dealer, last_hand
+
+
+def _score_read(doc: MatchDoc, match: int | None) -> rules.MatchScore:
+    """The score of a match whose hands all add up; what is left to check is the order of events."""
     try:
         score = score_doc(doc)
     except rules.MatchOverError as error:
@@ -592,7 +683,7 @@ def read_scored_match(raw: Any, match: int | None = None) -> tuple[MatchDoc, rul
         ) from None
     if doc.abandoned and score.status is rules.Status.WON:
         raise DocumentError([DocProblem("abandoned_won", {"number": len(doc.hands)}, match)])
-    return doc, score
+    return score
 
 
 def check_hands(doc: MatchDoc) -> list[DocProblem]:

@@ -27,7 +27,7 @@ from __future__ import annotations
 import contextlib
 import random
 from collections import Counter, deque
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import NamedTuple
 
 ROUND_ROBIN = "round_robin"
@@ -133,22 +133,104 @@ def _max_matching(adj: Sequence[Sequence[int]], mate: list[int] | None = None) -
     Edmonds' blossom algorithm (augmenting paths, odd cycles contracted to their base), started
     from `mate` when given (else from a greedy matching in vertex order); exact, O(V³).
     """
-    n = len(adj)
     if mate is None:
-        mate = [-1] * n
-        for v in range(n):
-            if mate[v] == -1:
-                for u in adj[v]:
-                    if mate[u] == -1 and u != v:
-                        mate[v], mate[u] = u, v
-                        break
-    if sum(1 for m in mate if m == -1) <= n % 2:
+        mate = _greedy_matching(adj)
+    if sum(1 for m in mate if m == -1) <= len(adj) % 2:
         return mate  # perfect, or one short of it on an odd count: maximum already
-    parent = [-1] * n
-    base = list(range(n))
+    return _Blossom(adj, mate).maximum()
 
-    def lca(a: int, b: int) -> int:
-        seen = [False] * n
+
+def _greedy_matching(adj: Sequence[Sequence[int]]) -> list[int]:
+    """Each vertex in turn matched to its first free neighbour: the start of the blossom search."""
+    mate = [-1] * len(adj)
+    for v in range(len(adj)):
+        if mate[v] == -1:
+            for u in adj[v]:
+                if mate[u] == -1 and u != v:
+                    mate[v], mate[u] = u, v
+                    break
+    return mate
+
+
+class _Blossom:
+    """Edmonds' search for augmenting paths from each free vertex, growing `mate` in place.
+
+    Per search: ``parent`` (the alternating tree), ``base`` (each vertex's blossom base),
+    ``used`` (the vertices reached on an even level) and the ``queue`` of those to extend.
+    """
+
+    def __init__(self, adj: Sequence[Sequence[int]], mate: list[int]) -> None:
+        self.adj = adj
+        self.n = len(adj)
+        self.mate = mate
+        self.parent = [-1] * self.n
+        self.base = list(range(self.n))
+        self.used = [False] * self.n
+        self.queue: deque[int] = deque()
+
+    def maximum(self) -> list[int]:
+        for root in range(self.n):
+            if self.mate[root] == -1:
+                self._augment(self._find_path(root))
+        return self.mate
+
+    def _augment(self, v: int) -> None:
+        """Flip the matching along the path found, from its free end `v` back to the root."""
+        mate, parent = self.mate, self.parent
+        while v != -1:
+            pv = parent[v]
+            ppv = mate[pv]
+            mate[v], mate[pv] = pv, v
+            v = ppv
+
+    def _find_path(self, root: int) -> int:
+        """The free vertex an augmenting path from `root` ends at (``parent`` leads back), or -1."""
+        self.parent = [-1] * self.n
+        self.base = list(range(self.n))
+        self.used = [False] * self.n
+        self.used[root] = True
+        self.queue = deque([root])
+        while self.queue:
+            v = self.queue.popleft()
+            for u in self.adj[v]:
+                end = self._extend(root, v, u)
+                if end != -1:
+                    return end
+        return -1
+
+    def _extend(self, root: int, v: int, u: int) -> int:
+        """Follow the edge v-u: contract the odd cycle it closes, or grow the tree; -1 unless free."""
+        base, mate, parent = self.base, self.mate, self.parent
+        if base[v] == base[u] or mate[v] == u:
+            return -1
+        if u == root or (mate[u] != -1 and parent[mate[u]] != -1):
+            self._contract(v, u)
+        elif parent[u] == -1:
+            parent[u] = v
+            if mate[u] == -1:
+                return u
+            self.used[mate[u]] = True
+            self.queue.append(mate[u])
+        return -1
+
+    def _contract(self, v: int, u: int) -> None:
+        """Shrink the blossom closed by the edge v-u to its base, queueing its new even vertices."""
+        current = self._lca(v, u)
+        blossom = [False] * self.n
+        self._mark(v, current, u, blossom)
+        self._mark(u, current, v, blossom)
+        base = self.base
+        for i in range(self.n):
+            if blossom[base[i]]:
+                base[i] = current
+                if not self.used[i]:
+                    self.used[i] = True
+                    self.queue.append(i)
+
+    def _lca(self, a: int, b: int) -> int:
+        """The base where the tree paths from `a` and `b` to the root meet."""
+        base, mate, parent = self.base, self.mate, self.parent
+        seen = [False] * self.n
         while True:
             a = base[a]
             seen[a] = True
@@ -161,53 +243,14 @@ def _max_matching(adj: Sequence[Sequence[int]], mate: list[int] | None = None) -
                 return b
             b = parent[mate[b]]
 
-    def mark(v: int, b: int, child: int, blossom: list[bool]) -> None:
+    def _mark(self, v: int, b: int, child: int, blossom: list[bool]) -> None:
+        """Mark the blossom's vertices from `v` down to base `b`, pointing them along the cycle."""
+        base, mate, parent = self.base, self.mate, self.parent
         while base[v] != b:
             blossom[base[v]] = blossom[base[mate[v]]] = True
             parent[v] = child
             child = mate[v]
             v = parent[mate[v]]
-
-    def find_path(root: int) -> int:
-        for i in range(n):
-            parent[i] = -1
-            base[i] = i
-        used = [False] * n
-        used[root] = True
-        queue = deque([root])
-        while queue:
-            v = queue.popleft()
-            for u in adj[v]:
-                if base[v] == base[u] or mate[v] == u:
-                    continue
-                if u == root or (mate[u] != -1 and parent[mate[u]] != -1):
-                    current = lca(v, u)
-                    blossom = [False] * n
-                    mark(v, current, u, blossom)
-                    mark(u, current, v, blossom)
-                    for i in range(n):
-                        if blossom[base[i]]:
-                            base[i] = current
-                            if not used[i]:
-                                used[i] = True
-                                queue.append(i)
-                elif parent[u] == -1:
-                    parent[u] = v
-                    if mate[u] == -1:
-                        return u
-                    used[mate[u]] = True
-                    queue.append(mate[u])
-        return -1
-
-    for root in range(n):
-        if mate[root] == -1:
-            v = find_path(root)
-            while v != -1:
-                pv = parent[v]
-                ppv = mate[pv]
-                mate[v], mate[pv] = pv, v
-                v = ppv
-    return mate
 
 
 def _fresh_graph(order: Sequence[int], met: Mapping[int, set[int]]) -> list[list[int]]:
@@ -256,6 +299,22 @@ def _swiss_pairs(
 ) -> list[tuple[int, int]]:
     """Pair the even field `order` (best first), answering pairs (higher ranked, lower ranked).
 
+    Fewest repeats, then smallest score distance, then top-down: see :class:`_SwissSearch`.
+    """
+    if not order:
+        return []
+    adj = _fresh_graph(order, met)
+    mate = _max_matching(adj)
+    search = _SwissSearch(adj, mate, [float(scores.get(p, 0.0)) for p in order])
+    best = search.run()
+    if best is None:
+        best = _improved_by_swaps(mate, search.score, search.fresh)
+    return [(order[a], order[b]) for a, b in best]
+
+
+class _SwissSearch:
+    """The pairing of an even field, by index in its order (best first), with ``score`` each.
+
     The pairing chosen is, in this order of priority:
 
     1. one with the fewest repeated pairs (two players who met before): none whenever a
@@ -283,40 +342,55 @@ def _swiss_pairs(
     improved by swaps of partners between two tables: criterion 1 still exact, 2 and 3 best
     effort.
     """
-    k = len(order)
-    if k == 0:
-        return []
-    adj = _fresh_graph(order, met)
-    fresh = [0] * k
-    for i, neighbours in enumerate(adj):
-        for j in neighbours:
-            fresh[i] |= 1 << j
-    mate = _max_matching(adj)
-    allowed = sum(1 for m in mate if m == -1) // 2
 
-    score = [float(scores.get(p, 0.0)) for p in order]
-    values = sorted(set(score), reverse=True)
-    level_of = {v: i for i, v in enumerate(values)}
-    level = [level_of[v] for v in score]
-    gaps = [values[i] - values[i + 1] for i in range(len(values) - 1)]
-    count = [0] * len(values)
-    for lv in level:
-        count[lv] += 1
+    def __init__(self, adj: list[list[int]], mate: list[int], score: list[float]) -> None:
+        k = len(adj)
+        self.k = k
+        self.fresh = [0] * k  # bit j of fresh[i]: i and j have not met
+        for i, neighbours in enumerate(adj):
+            for j in neighbours:
+                self.fresh[i] |= 1 << j
+        self.allowed = sum(1 for m in mate if m == -1) // 2  # the fewest repeats possible
+        self.score = score
+        self.values = sorted(set(score), reverse=True)
+        level_of = {v: i for i, v in enumerate(self.values)}
+        self.level = [level_of[v] for v in score]
+        self.gaps = [self.values[i] - self.values[i + 1] for i in range(len(self.values) - 1)]
+        self.count = [0] * len(self.values)  # players left per score level
+        self.members = [0] * len(self.values)  # bit set of the players per score level
+        for i, lv in enumerate(self.level):
+            self.count[lv] += 1
+            self.members[lv] |= 1 << i
+        self.nearest = [
+            sorted(range(len(self.values)), key=lambda m: abs(self.values[m] - v))
+            for v in self.values
+        ]
+        self.floor = max(self.least_distance(), self.partner_distance((1 << k) - 1, self.allowed))
+        self.bounded = False  # whether floor has the (dearer) crossing bound yet
+        self.best_cost = float("inf")
+        self.best: list[tuple[int, int]] | None = None
+        self.chosen: list[tuple[int, int]] = []
+        self.nodes = 0
+        # (players left, repeats so far) -> the largest distance budget with which that subtree
+        # was searched in vain: a later visit with no more budget is skipped (it cannot do better).
+        self.fruitless: dict[tuple[int, int], float] = {}
 
-    def least_distance() -> float:
+    def run(self) -> list[tuple[int, int]] | None:
+        """The best pairing found (all of it when within budget), or None if none was."""
+        with contextlib.suppress(_OutOfBudget):  # then keep the best pairing found so far, if any
+            self.search((1 << self.k) - 1, 0.0, 0)
+        return self.best
+
+    def least_distance(self) -> float:
+        """The score-order bound: each level with an odd count of players so far passes one on."""
         total, before = 0.0, 0
-        for i, gap in enumerate(gaps):
-            before += count[i]
+        for i, gap in enumerate(self.gaps):
+            before += self.count[i]
             if before & 1:
                 total += gap
         return total
 
-    members = [0] * len(values)
-    for i, lv in enumerate(level):
-        members[lv] |= 1 << i
-    nearest = [sorted(range(len(values)), key=lambda m: abs(values[m] - v)) for v in values]
-
-    def partner_distance(rest: int, spare: int) -> float:
+    def partner_distance(self, rest: int, spare: int) -> float:
         """Half the sum over the players of `rest` of the distance to their nearest possible partner.
 
         A lower bound of the distance left (a table costs at least the mean of its two players'
@@ -330,94 +404,101 @@ def _swiss_pairs(
             bits ^= bit
             v = bit.bit_length() - 1
             others = rest ^ bit
-            near = fresh[v] & others
+            near = self.fresh[v] & others
             if not near:
                 alone += 1
                 if alone > 2 * spare:
                     return float("inf")
             if spare:
                 near = others
-            here = values[level[v]]
-            for lv in nearest[level[v]]:
-                if near & members[lv]:
-                    total += abs(values[lv] - here)
-                    break
+            total += self._nearest_distance(v, near)
         return total / 2
 
-    floor = max(least_distance(), partner_distance((1 << k) - 1, allowed))
-    bounded = False  # whether floor has the (dearer) crossing bound yet
-    best_cost = float("inf")
-    best: list[tuple[int, int]] | None = None
-    chosen: list[tuple[int, int]] = []
-    nodes = 0
-    # (players left, repeats so far) -> the largest distance budget with which that subtree was
-    # searched in vain: a later visit with no more budget is skipped (it cannot do better).
-    fruitless: dict[tuple[int, int], float] = {}
+    def _nearest_distance(self, v: int, near: int) -> float:
+        """The score distance from player `v` to the nearest of the bit set `near` (0 if empty)."""
+        here = self.values[self.level[v]]
+        for lv in self.nearest[self.level[v]]:
+            if near & self.members[lv]:
+                return abs(self.values[lv] - here)
+        return 0.0
 
-    def stranded(rest: int, spare: int) -> bool:
+    def stranded(self, rest: int, spare: int) -> bool:
         """Whether some player of `rest` has no fresh partner left beyond what `spare` repeats cover."""
         alone = 0
         bits = rest
         while bits:
             bit = bits & -bits
             bits ^= bit
-            if not fresh[bit.bit_length() - 1] & rest:
+            if not self.fresh[bit.bit_length() - 1] & rest:
                 alone += 1
                 if alone > 2 * spare:
                     return True
         return False
 
-    def search(rest: int, cost: float, repeats: int) -> bool:
-        nonlocal best_cost, best, nodes, floor, bounded
+    def search(self, rest: int, cost: float, repeats: int) -> bool:
+        """Pair the players of `rest` below the best cost; true once the floor is reached."""
         if not rest:
-            if cost < best_cost - _EPS:
-                best_cost, best = cost, list(chosen)
-            if not bounded and best_cost > floor + _EPS:
-                floor, bounded = max(floor, _crossing_bound(fresh, level, gaps, allowed)), True
-            return best_cost <= floor + _EPS
-        nodes += 1
-        if nodes > SEARCH_BUDGET:
+            return self._complete(cost)
+        self.nodes += 1
+        if self.nodes > SEARCH_BUDGET:
             raise _OutOfBudget
-        available = best_cost - cost
+        available = self.best_cost - cost
         key = (rest, repeats)
-        if fruitless.get(key, -1.0) >= available - _EPS:
+        if self.fruitless.get(key, -1.0) >= available - _EPS:
             return False
-        before = best_cost
-        if cost + partner_distance(rest, allowed - repeats) >= best_cost - _EPS:
-            fruitless[key] = max(fruitless.get(key, -1.0), available)
+        before = self.best_cost
+        if cost + self.partner_distance(rest, self.allowed - repeats) >= self.best_cost - _EPS:
+            self._in_vain(key, available)
             return False
+        done = self._pair_top(rest, cost, repeats)
+        if self.best_cost == before:
+            self._in_vain(key, available)
+        return done
+
+    def _in_vain(self, key: tuple[int, int], available: float) -> None:
+        self.fruitless[key] = max(self.fruitless.get(key, -1.0), available)
+
+    def _complete(self, cost: float) -> bool:
+        """A whole pairing of `cost`: kept if cheaper; true when it reaches the floor."""
+        if cost < self.best_cost - _EPS:
+            self.best_cost, self.best = cost, list(self.chosen)
+        if not self.bounded and self.best_cost > self.floor + _EPS:
+            crossing = _crossing_bound(self.fresh, self.level, self.gaps, self.allowed)
+            self.floor, self.bounded = max(self.floor, crossing), True
+        return self.best_cost <= self.floor + _EPS
+
+    def _pair_top(self, rest: int, cost: float, repeats: int) -> bool:
+        """Try each partner of the top player of `rest` in turn, until the floor is reached."""
         top_bit = rest & -rest
         p = top_bit.bit_length() - 1
         rest ^= top_bit
-        count[level[p]] -= 1
+        self.count[self.level[p]] -= 1
         candidates = rest
         done = False
         while candidates and not done:
             bit = candidates & -candidates
             candidates ^= bit
-            q = bit.bit_length() - 1
-            now = repeats + (0 if fresh[p] & bit else 1)
-            if now > allowed:
-                continue
-            step = cost + abs(score[p] - score[q])
-            count[level[q]] -= 1
-            if step + least_distance() < best_cost - _EPS:
-                left = rest ^ bit
-                if not stranded(left, allowed - now):
-                    chosen.append((p, q))
-                    done = search(left, step, now)
-                    chosen.pop()
-            count[level[q]] += 1
-        count[level[p]] += 1
-        if best_cost == before:
-            fruitless[key] = max(fruitless.get(key, -1.0), available)
+            done = self._try_table(p, bit, rest, cost, repeats)
+        self.count[self.level[p]] += 1
         return done
 
-    with contextlib.suppress(_OutOfBudget):  # then keep the best pairing found so far, if any
-        search((1 << k) - 1, 0.0, 0)
-    if best is None:
-        best = _improved_by_swaps(mate, score, fresh)
-    return [(order[a], order[b]) for a, b in best]
+    def _try_table(self, p: int, bit: int, rest: int, cost: float, repeats: int) -> bool:
+        """Seat `p` with the player of `bit` and search the rest, unless a bound rules it out."""
+        q = bit.bit_length() - 1
+        now = repeats + (0 if self.fresh[p] & bit else 1)
+        if now > self.allowed:
+            return False
+        step = cost + abs(self.score[p] - self.score[q])
+        self.count[self.level[q]] -= 1
+        done = False
+        if step + self.least_distance() < self.best_cost - _EPS:
+            left = rest ^ bit
+            if not self.stranded(left, self.allowed - now):
+                self.chosen.append((p, q))
+                done = self.search(left, step, now)
+                self.chosen.pop()
+        self.count[self.level[q]] += 1
+        return done
 
 
 def _crossing_bound(fresh: list[int], level: list[int], gaps: list[float], spare: int) -> float:
@@ -451,10 +532,7 @@ def _improved_by_swaps(
 
     A swap is kept when it adds no repeat and lowers the score distance; ends when none does.
     """
-    k = len(mate)
-    left = [v for v in range(k) if mate[v] == -1]
-    pairs = [(v, mate[v]) for v in range(k) if mate[v] > v]
-    pairs += [(left[i], left[i + 1]) for i in range(0, len(left), 2)]
+    pairs = _completed_pairs(mate)
 
     def repeat(a: int, b: int) -> int:
         return 0 if fresh[a] >> b & 1 else 1
@@ -462,20 +540,43 @@ def _improved_by_swaps(
     def cost(a: int, b: int) -> float:
         return abs(score[a] - score[b])
 
+    def price(x: tuple[int, int], y: tuple[int, int]) -> tuple[int, float]:
+        return repeat(*x) + repeat(*y), cost(*x) + cost(*y)
+
     improved = True
     while improved:
         improved = False
         for i in range(len(pairs)):
             for j in range(i + 1, len(pairs)):
-                (a, b), (c, d) = pairs[i], pairs[j]
-                now = (repeat(a, b) + repeat(c, d), cost(a, b) + cost(c, d))
-                for x, y in (((a, c), (b, d)), ((a, d), (b, c))):
-                    then = (repeat(*x) + repeat(*y), cost(*x) + cost(*y))
-                    if then[0] <= now[0] and then[1] < now[1] - _EPS:
-                        pairs[i], pairs[j] = x, y
-                        improved = True
-                        break
+                if _swap_partners(pairs, i, j, price):
+                    improved = True
     return sorted((min(a, b), max(a, b)) for a, b in pairs)
+
+
+def _completed_pairs(mate: list[int]) -> list[tuple[int, int]]:
+    """The pairs of `mate` (by lower index), then its unmatched vertices paired in order."""
+    k = len(mate)
+    left = [v for v in range(k) if mate[v] == -1]
+    pairs = [(v, mate[v]) for v in range(k) if mate[v] > v]
+    pairs += [(left[i], left[i + 1]) for i in range(0, len(left), 2)]
+    return pairs
+
+
+def _swap_partners(
+    pairs: list[tuple[int, int]],
+    i: int,
+    j: int,
+    price: Callable[[tuple[int, int], tuple[int, int]], tuple[int, float]],
+) -> bool:
+    """Swap partners between tables i and j if that adds no repeat and lowers the distance."""
+    (a, b), (c, d) = pairs[i], pairs[j]
+    now = price((a, b), (c, d))
+    for x, y in (((a, c), (b, d)), ((a, d), (b, c))):
+        then = price(x, y)
+        if then[0] <= now[0] and then[1] < now[1] - _EPS:
+            pairs[i], pairs[j] = x, y
+            return True
+    return False
 
 
 def _seat(a: int, b: int, past: _Past) -> Table:
@@ -521,24 +622,26 @@ def _round_robin_field(first: Played) -> list[int]:
     When round 1 is not what the schedule gives (checked by rebuilding it), the field is taken in
     order of appearance in round 1 (side A, side B by table, then the byes): deterministic.
     """
-    appearance = [p for table in first.tables for side in table.sides for p in side]
-    appearance += list(first.byes)
-    if (
+    field = _circle_seeds(first)
+    if field is not None and _schedule_round(field, 0, set(field)) == (first.tables, first.byes):
+        return field
+    return [p for table in first.tables for side in table.sides for p in side] + list(first.byes)
+
+
+def _circle_seeds(first: Played) -> list[int] | None:
+    """The seeds round 1 would have if it is the circle's round 1; None unless it is one v one."""
+    if not (
         all(len(side) == 1 for table in first.tables for side in table.sides)
         and len(first.byes) <= 1
     ):
-        a_side = [table.sides[0][0] for table in first.tables]
-        b_side = [table.sides[1][0] for table in first.tables]
-        if first.byes:
-            # Odd: seed 0 has the bye, tables are (seed j v seed m-j), j = 1..h-1.
-            field = [first.byes[0], *a_side, *b_side[::-1]]
-        else:
-            # Even: table 1 is (seed 0 v seed m), so seed m comes last.
-            field = [a_side[0], *a_side[1:], *b_side[1:][::-1], b_side[0]] if a_side else []
-        expected = _schedule_round(field, 0, set(field))
-        if expected == (first.tables, first.byes):
-            return field
-    return appearance
+        return None
+    a_side = [table.sides[0][0] for table in first.tables]
+    b_side = [table.sides[1][0] for table in first.tables]
+    if first.byes:
+        # Odd: seed 0 has the bye, tables are (seed j v seed m-j), j = 1..h-1.
+        return [first.byes[0], *a_side, *b_side[::-1]]
+    # Even: table 1 is (seed 0 v seed m), so seed m comes last.
+    return [a_side[0], *a_side[1:], *b_side[1:][::-1], b_side[0]] if a_side else []
 
 
 def _schedule_round(
@@ -570,6 +673,20 @@ def round_robin_on_schedule(players: Sequence[int], history: Sequence[Played]) -
 def _pair_round_robin(
     players: Sequence[int], history: Sequence[Played], round_number: int, rounds: int | None
 ) -> Round:
+    """Round k of the circle schedule of the *original* field (round 1's players, in the
+    seeding order read back from round 1, see :func:`_round_robin_field`), so a stable field follows
+    the schedule exactly. When players left (and nobody new plays), the schedule's tables between
+    two players still present who have not met are kept (table order and sides as scheduled); the
+    players left over (the partner of a player who left, the one the schedule gives the bye) are
+    paired among themselves with the fewest repeated meetings (then top-down), and an odd one out
+    has the bye: one with the fewest byes, keeping the fewest repeats, preferring the scheduled
+    bye, then the lowest in the order. Their tables come after the scheduled ones. Off the
+    schedule (see :func:`round_robin_on_schedule`): from the first round a late arrival plays,
+    and in a round where keeping the schedule would give the bye to someone with more byes than
+    a player seated, the round is paired as a Swiss round without scores (no repeat while one
+    can be avoided, then top-down in `players` order; the bye to one with the fewest byes, then
+    to one who has played the most tables, so that a late arrival plays).
+    """
     field = _round_robin_field(history[0]) if history else list(players)
     if round_number > round_robin_rounds(len(field)) or (
         rounds is not None and round_number > rounds
@@ -589,25 +706,37 @@ def _round_robin_scheduled(
     """Round `round_number` of the circle schedule of `field`, among the players present; None
     when keeping it would give a bye to someone who has had more byes than a player seated."""
     present = set(players)
-    kept: list[Table] = []
-    seated: set[int] = set()
-    scheduled_bye: list[int] = []
-    for a, b in _round_robin_schedule(field, round_number - 1):
-        if a is None or b is None:
-            scheduled_bye += [p for p in (a, b) if p is not None]
-        elif a in present and b in present and b not in past.met.get(a, ()):
-            kept.append(Table(((a,), (b,))))
-            seated.update((a, b))
+    kept, scheduled_bye = _scheduled_tables(field, present, past, round_number)
+    seated = {p for table in kept for side in table.sides for p in side}
     leftover = [p for p in field if p in present and p not in seated]
     byes: list[int] = []
     if len(leftover) % 2:
         bye = _choose_byes_for_fresh_pairs(leftover, past, past.met, preferred=scheduled_bye)
         byes.append(bye)
         leftover.remove(bye)
-        if any(past.byes[p] < past.byes[bye] for p in present if p != bye):
+        if _had_fewer_byes(present, bye, past):
             return None
     extra = [_seat(a, b, past) for a, b in _swiss_pairs(leftover, {}, past.met)]
     return Round(tuple(kept + extra), tuple(byes))
+
+
+def _had_fewer_byes(present: set[int], bye: int, past: _Past) -> bool:
+    """Whether a player present other than `bye` has had fewer byes than `bye`."""
+    return any(past.byes[p] < past.byes[bye] for p in present if p != bye)
+
+
+def _scheduled_tables(
+    field: Sequence[int], present: set[int], past: _Past, round_number: int
+) -> tuple[list[Table], list[int]]:
+    """The scheduled tables still to play (both present, not met yet), and the scheduled bye."""
+    kept: list[Table] = []
+    scheduled_bye: list[int] = []
+    for a, b in _round_robin_schedule(field, round_number - 1):
+        if a is None or b is None:
+            scheduled_bye += [p for p in (a, b) if p is not None]
+        elif a in present and b in present and b not in past.met.get(a, ()):
+            kept.append(Table(((a,), (b,))))
+    return kept, scheduled_bye
 
 
 def _pair_without_repeats(players: Sequence[int], past: _Past) -> Round:
@@ -634,6 +763,13 @@ def _pair_swiss(
     history: Sequence[Played],
     scores: Mapping[int, float] | None,
 ) -> Round:
+    """Round 1 pairs the top half against the bottom half (1 v n/2+1, ...), the last player
+    having the bye when the count is odd. Later rounds: an odd field's bye goes to a player with
+    the fewest byes so far (so nobody has two byes while someone present has none), among them to
+    one leaving a repeat-free pairing of the others when one exists (else the fewest repeats),
+    the lowest-ranked such; the others are paired by :func:`_swiss_pairs`. Tables in the order of
+    their higher-ranked player.
+    """
     past = _Past(history)
     ranked = list(players)
     if not history:
@@ -680,56 +816,63 @@ def _pair_partners(
     past = _Past(history)
     byes = _partner_byes(players, past)
     seated = [p for p in players if p not in byes]
-    position = {p: i for i, p in enumerate(players)}
-    k = len(seated)
-    tries = max(4, min(24, 480 // max(k, 1)))
-    best: tuple[int, int, list[tuple[tuple[int, int], tuple[int, int]]]] | None = None
+    tables = _best_partner_tables(seated, past, seed * 1_000_003 + round_number * 7_919)
+    return Round(_seat_partners(tables, players, past), tuple(byes))
+
+
+_TeamTable = tuple[tuple[int, int], tuple[int, int]]  # two partnerships facing each other
+
+
+def _best_partner_tables(seated: list[int], past: _Past, seed: int) -> list[_TeamTable]:
+    """The tables of the best try: fewest repeated partnerships, then lowest opponent count."""
+    tries = max(4, min(24, 480 // max(len(seated), 1)))
+    best: tuple[int, int, list[_TeamTable]] | None = None
     for attempt in range(tries):
-        rng = random.Random(seed * 1_000_003 + round_number * 7_919 + attempt)
         shuffled = list(seated)
-        rng.shuffle(shuffled)
-        mate = _max_matching(_fresh_graph(shuffled, past.partnered))
-        alone = [v for v in range(k) if mate[v] == -1]
-        for i in range(0, len(alone), 2):
-            mate[alone[i]], mate[alone[i + 1]] = alone[i + 1], alone[i]
-        repeats = len(alone) // 2
-        teams = [(shuffled[v], shuffled[mate[v]]) for v in range(k) if v < mate[v]]
+        random.Random(seed + attempt).shuffle(shuffled)
+        repeats, teams = _partnerships(shuffled, past)
         tables, cost = _tables_of_teams(teams, past)
         if best is None or (repeats, cost) < best[:2]:
             best = (repeats, cost, tables)
         if cost == 0 and repeats == best[0]:
             break  # nothing left to improve
     assert best is not None
+    return best[2]
+
+
+def _partnerships(shuffled: list[int], past: _Past) -> tuple[int, list[tuple[int, int]]]:
+    """The repeats and partnerships of a maximum fresh matching of `shuffled`, completed in order."""
+    k = len(shuffled)
+    mate = _max_matching(_fresh_graph(shuffled, past.partnered))
+    alone = [v for v in range(k) if mate[v] == -1]
+    for i in range(0, len(alone), 2):
+        mate[alone[i]], mate[alone[i + 1]] = alone[i + 1], alone[i]
+    teams = [(shuffled[v], shuffled[mate[v]]) for v in range(k) if v < mate[v]]
+    return len(alone) // 2, teams
+
+
+def _seat_partners(
+    tables: list[_TeamTable], players: Sequence[int], past: _Past
+) -> tuple[Table, ...]:
+    """Sides in entry order; side A to the partnership with fewer side A seats; tables by entry."""
+    position = {p: i for i, p in enumerate(players)}
     seats: list[Table] = []
-    for team_a, team_b in best[2]:
+    for team_a, team_b in tables:
         sides = [tuple(sorted(team, key=position.__getitem__)) for team in (team_a, team_b)]
         sides.sort(key=lambda side: (sum(past.side_a[p] for p in side), position[side[0]]))
         seats.append(Table((sides[0], sides[1])))
     seats.sort(key=lambda t: min(position[p] for side in t.sides for p in side))
-    return Round(tuple(seats), tuple(byes))
+    return tuple(seats)
 
 
-def _tables_of_teams(
-    teams: list[tuple[int, int]], past: _Past
-) -> tuple[list[tuple[tuple[int, int], tuple[int, int]]], int]:
+def _tables_of_teams(teams: list[tuple[int, int]], past: _Past) -> tuple[list[_TeamTable], int]:
     """Put partnerships together two by two, keeping the total opponent count low.
 
     Greedy (each partnership in turn, with the partnership left it has the least opponent count
     with), then exchanges of partnerships between two tables while one lowers the total.
     """
-    opposed = past.opposed
-    count = len(teams)
-    cost = [[0] * count for _ in range(count)]
-    for i, (a, b) in enumerate(teams):
-        for j in range(i + 1, count):
-            c, d = teams[j]
-            cost[i][j] = cost[j][i] = (
-                opposed[(min(a, c), max(a, c))]
-                + opposed[(min(a, d), max(a, d))]
-                + opposed[(min(b, c), max(b, c))]
-                + opposed[(min(b, d), max(b, d))]
-            )
-    left = list(range(count))
+    cost = _opponent_counts(teams, past.opposed)
+    left = list(range(len(teams)))
     tables: list[tuple[int, int]] = []
     while left:
         first = left.pop(0)
@@ -741,18 +884,43 @@ def _tables_of_teams(
         improved = False
         for i in range(len(tables)):
             for j in range(i + 1, len(tables)):
-                (a, b), (c, d) = tables[i], tables[j]
-                now = cost[a][b] + cost[c][d]
-                if now == 0:
-                    continue
-                if cost[a][c] + cost[b][d] < now:
-                    tables[i], tables[j] = (a, c), (b, d)
-                    improved = True
-                elif cost[a][d] + cost[b][c] < now:
-                    tables[i], tables[j] = (a, d), (b, c)
+                if _exchange_teams(tables, i, j, cost):
                     improved = True
     total = sum(cost[x][y] for x, y in tables)
     return [(teams[x], teams[y]) for x, y in tables], total
+
+
+def _opponent_counts(
+    teams: list[tuple[int, int]], opposed: Counter[tuple[int, int]]
+) -> list[list[int]]:
+    """For each two partnerships, how often their four pairs of opponents have already met."""
+    count = len(teams)
+    cost = [[0] * count for _ in range(count)]
+    for i, (a, b) in enumerate(teams):
+        for j in range(i + 1, count):
+            c, d = teams[j]
+            cost[i][j] = cost[j][i] = (
+                opposed[(min(a, c), max(a, c))]
+                + opposed[(min(a, d), max(a, d))]
+                + opposed[(min(b, c), max(b, c))]
+                + opposed[(min(b, d), max(b, d))]
+            )
+    return cost
+
+
+def _exchange_teams(tables: list[tuple[int, int]], i: int, j: int, cost: list[list[int]]) -> bool:
+    """Exchange partnerships between tables i and j when that lowers their opponent count."""
+    (a, b), (c, d) = tables[i], tables[j]
+    now = cost[a][b] + cost[c][d]
+    if now == 0:
+        return False
+    if cost[a][c] + cost[b][d] < now:
+        tables[i], tables[j] = (a, c), (b, d)
+        return True
+    if cost[a][d] + cost[b][c] < now:
+        tables[i], tables[j] = (a, d), (b, c)
+        return True
+    return False
 
 
 def pair_round(
@@ -775,26 +943,7 @@ def pair_round(
     pairing is then the top-down first with the fewest repeats). `rounds`, when given, is the number of rounds
     planned: a later round is refused ("too_many_rounds").
 
-    Round robin: round k of the circle schedule of the *original* field (round 1's players, in the
-    seeding order read back from round 1, see :func:`_round_robin_field`), so a stable field follows
-    the schedule exactly. When players left (and nobody new plays), the schedule's tables between
-    two players still present who have not met are kept (table order and sides as scheduled); the
-    players left over (the partner of a player who left, the one the schedule gives the bye) are
-    paired among themselves with the fewest repeated meetings (then top-down), and an odd one out
-    has the bye: one with the fewest byes, keeping the fewest repeats, preferring the scheduled
-    bye, then the lowest in the order. Their tables come after the scheduled ones. Off the
-    schedule (see :func:`round_robin_on_schedule`): from the first round a late arrival plays,
-    and in a round where keeping the schedule would give the bye to someone with more byes than
-    a player seated, the round is paired as a Swiss round without scores (no repeat while one
-    can be avoided, then top-down in `players` order; the bye to one with the fewest byes, then
-    to one who has played the most tables, so that a late arrival plays).
-
-    Swiss: round 1 pairs the top half against the bottom half (1 v n/2+1, ...), the last player
-    having the bye when the count is odd. Later rounds: an odd field's bye goes to a player with
-    the fewest byes so far (so nobody has two byes while someone present has none), among them to
-    one leaving a repeat-free pairing of the others when one exists (else the fewest repeats),
-    the lowest-ranked such; the others are paired by :func:`_swiss_pairs`. Tables in the order of
-    their higher-ranked player.
+    Round robin: see :func:`_pair_round_robin`; Swiss: see :func:`_pair_swiss`.
 
     Two-player sides: side A goes to the player who sat side A fewer times, then to the higher
     ranked (Swiss, leftover round robin tables); the scheduled round robin tables keep the

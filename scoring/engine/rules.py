@@ -150,11 +150,15 @@ class Rules:
             ties=Ties.CARRY if ties is None else Ties(ties),
             sweep_freeze=SweepFreeze.TEN if sweep_freeze is None else SweepFreeze(sweep_freeze),
         )
-        if rules.target < 1:
-            raise ValueError("target must be at least 1")
-        if variant is Variant.FINNISH and rules.sweeps is not SweepRule.CANCEL:
-            raise ValueError("Finnish Kasino's sweeps always cancel")
+        rules._check_options()
         return rules
+
+    def _check_options(self) -> None:
+        """Raise ValueError for the options no table plays with."""
+        if self.target < 1:
+            raise ValueError("target must be at least 1")
+        if self.variant is Variant.FINNISH and self.sweeps is not SweepRule.CANCEL:
+            raise ValueError("Finnish Kasino's sweeps always cancel")
 
     @property
     def clockwise(self) -> bool:
@@ -475,26 +479,56 @@ def _finnish_majorities(
     pot (with ties "carry") or loses them. A two-way tie for most spades among 3 or 4 sides gives
     each of the two 1 point and leaves the pot as it was (§9.2).
     """
-    sides = len(tallies)
-    cards, spades = [0] * sides, [0] * sides
-    cards_pot, spades_pot = pots
     carry = rules.ties is Ties.CARRY
+    cards, cards_pot = _finnish_cards(tallies, pots[0], carry)
+    spades, spades_pot = _finnish_spades(tallies, pots[1], carry)
+    return cards, spades, (cards_pot, spades_pot)
+
+
+def _finnish_cards(tallies: Sequence[Tally], pot: int, carry: bool) -> tuple[list[int], int]:
+    """Finnish most-cards points per side, and the cards pot after the hand."""
+    cards = [0] * len(tallies)
     winner = _most([t.cards for t in tallies])
     if winner is not None:
-        cards[winner], cards_pot = FINNISH_CARDS + cards_pot, 0
+        cards[winner], pot = FINNISH_CARDS + pot, 0
     elif carry:
-        cards_pot += FINNISH_CARDS
+        pot += FINNISH_CARDS
+    return cards, pot
+
+
+def _finnish_spades(tallies: Sequence[Tally], pot: int, carry: bool) -> tuple[list[int], int]:
+    """Finnish most-spades points per side, and the spades pot after the hand."""
+    sides = len(tallies)
+    spades = [0] * sides
     counts = [t.spades for t in tallies]
     winner = _most(counts)
     top = [side for side, count in enumerate(counts) if count == max(counts)]
     if winner is not None:
-        spades[winner], spades_pot = FINNISH_SPADES + spades_pot, 0
+        spades[winner], pot = FINNISH_SPADES + pot, 0
     elif sides >= 3 and len(top) == 2:
         for side in top:
             spades[side] = FINNISH_SPADES // 2
     elif carry:
-        spades_pot += FINNISH_SPADES
-    return cards, spades, (cards_pot, spades_pot)
+        pot += FINNISH_SPADES
+    return spades, pot
+
+
+def _majorities(variant: Variant, tallies: Sequence[Tally]) -> tuple[list[int], list[int]]:
+    """Most-cards and most-spades points per side in the variants without pots (Spade Casino:
+    every spade scores, no point for most spades)."""
+    sides = len(tallies)
+    cards_winner = _most([t.cards for t in tallies])
+    spades_winner = _most([t.spades for t in tallies])
+    most_cards, most_spades = {
+        Variant.SWEDISH: (1, 2),
+        Variant.SPADE: (3, 0),
+    }.get(variant, (3, 1))
+    cards = [most_cards if side == cards_winner else 0 for side in range(sides)]
+    if variant is Variant.SPADE:  # every spade scores; no point for most spades
+        spades = [t.spades for t in tallies]
+    else:
+        spades = [most_spades if side == spades_winner else 0 for side in range(sides)]
+    return cards, spades
 
 
 def score_breakdown(
@@ -505,46 +539,46 @@ def score_breakdown(
 ) -> tuple[tuple[Breakdown, ...], tuple[int, int]]:
     """Points per category for each side of one hand, given the totals (and, for Finnish Kasino,
     the pots) before the hand; and the pots after it."""
-    sides = len(tallies)
     variant = rules.variant
-    sweeps = _net_sweeps(rules, tallies, before)
-    blocked_from = rules.endgame_from
+    sweeps = _sweep_points(rules, tallies, before)
     if variant is Variant.FINNISH:
         cards, spades, pots = _finnish_majorities(rules, tallies, pots)
     else:
-        cards_winner = _most([t.cards for t in tallies])
-        spades_winner = _most([t.spades for t in tallies])
-        most_cards, most_spades = {
-            Variant.SWEDISH: (1, 2),
-            Variant.SPADE: (3, 0),
-        }.get(variant, (3, 1))
-        cards = [most_cards if side == cards_winner else 0 for side in range(sides)]
-        if variant is Variant.SPADE:  # every spade scores; no point for most spades
-            spades = [t.spades for t in tallies]
-        else:
-            spades = [most_spades if side == spades_winner else 0 for side in range(sides)]
+        cards, spades = _majorities(variant, tallies)
         pots = NO_POTS
-    result = []
-    for index in range(sides):
-        tally = tallies[index]
-        sweep_points = sweeps[index]
-        # Dominican: a side at target-3 or more scores no sweeps (its raw sweeps still cancelled
-        # the others' above).
-        if sweep_points and blocked_from is not None and before[index] >= blocked_from:
-            sweep_points = 0
-        result.append(
-            Breakdown(
-                cards[index],
-                spades[index],
-                2 if tally.big_casino else 0,
-                1 if tally.little_casino else 0,
-                len(tally.aces),
-                sweep_points,
-                1 if variant is Variant.SWEDISH and tally.last_capture else 0,
-                1 if variant is Variant.SPADE and tally.jack_of_spades else 0,
-            )
-        )
+    result = [
+        _side_breakdown(variant, tallies[index], cards[index], spades[index], sweeps[index])
+        for index in range(len(tallies))
+    ]
     return tuple(result), pots
+
+
+def _sweep_points(rules: Rules, tallies: Sequence[Tally], before: Sequence[int]) -> list[int]:
+    """The sweeps each side scores. Dominican: a side at target-3 or more scores none (its raw
+    sweeps still cancelled the others')."""
+    sweeps = _net_sweeps(rules, tallies, before)
+    blocked_from = rules.endgame_from
+    if blocked_from is None:
+        return sweeps
+    return [
+        0 if count and before[side] >= blocked_from else count for side, count in enumerate(sweeps)
+    ]
+
+
+def _side_breakdown(
+    variant: Variant, tally: Tally, cards: int, spades: int, sweeps: int
+) -> Breakdown:
+    """One side's points per category, from its majorities and sweeps and its own tally."""
+    return Breakdown(
+        cards,
+        spades,
+        2 if tally.big_casino else 0,
+        1 if tally.little_casino else 0,
+        len(tally.aces),
+        sweeps,
+        1 if variant is Variant.SWEDISH and tally.last_capture else 0,
+        1 if variant is Variant.SPADE and tally.jack_of_spades else 0,
+    )
 
 
 def _condition_met(condition: str, breakdown: Breakdown) -> bool:
@@ -578,21 +612,43 @@ def _count_out(
     final totals."""
     running = list(before)
     for step, categories in _count_out_steps(rules.variant):
-        for side in candidates:
-            for category in categories:
-                if category in ACE_SUITS:
-                    running[side] += 1 if category in tallies[side].aces else 0
-                else:
-                    running[side] += getattr(breakdown[side], category)
+        _count_step(tallies, breakdown, categories, candidates, running)
         reached = [side for side in candidates if running[side] >= rules.target]
         if len(reached) == 1:
             return Outcome("count-out", reached[0], step, totals[reached[0]])
         if reached:
-            outcome = _highest(rules, tallies, totals, reached)
-            if outcome.kind == "highest" and outcome.category is None:
-                return Outcome("same-step", outcome.side, step, outcome.total)
-            return outcome
+            return _reached_together(rules, tallies, totals, reached, step)
     return _highest(rules, tallies, totals, candidates)
+
+
+def _count_step(
+    tallies: Sequence[Tally],
+    breakdown: Sequence[Breakdown],
+    categories: Sequence[str],
+    candidates: Sequence[int],
+    running: list[int],
+) -> None:
+    """Add one count-out step's categories to the candidates' `running` totals."""
+    for side in candidates:
+        for category in categories:
+            if category in ACE_SUITS:
+                running[side] += 1 if category in tallies[side].aces else 0
+            else:
+                running[side] += getattr(breakdown[side], category)
+
+
+def _reached_together(
+    rules: Rules,
+    tallies: Sequence[Tally],
+    totals: Sequence[int],
+    reached: Sequence[int],
+    step: str,
+) -> Outcome:
+    """Several reached the target at the same step: the highest final total, else tied."""
+    outcome = _highest(rules, tallies, totals, reached)
+    if outcome.kind == "highest" and outcome.category is None:
+        return Outcome("same-step", outcome.side, step, outcome.total)
+    return outcome
 
 
 def _highest(
@@ -636,24 +692,49 @@ def score_hand(
     gains = _credited(rules, points)
     totals = [total + gain for total, gain in zip(before, gains, strict=True)]
     unheld = tuple(totals)
-    outcome: Outcome | None = None
-    if rules.endgame_from is not None:
-        outcome = _endgame_outcome(rules, breakdown, before, totals)
-    if outcome is None:
-        outcome = _target_outcome(rules, tallies, breakdown, before, totals, tied_before)
-    if time_up and (outcome is None or outcome.kind == "tied"):
-        leader = _most(totals)
-        if leader is not None:
-            outcome = Outcome("time", leader, None, totals[leader])
-    status, winner = Status.PLAYING, None
-    if outcome is not None:
-        status = Status.TIED if outcome.kind == "tied" else Status.WON
-        winner = outcome.side
+    outcome = _hand_outcome(rules, tallies, breakdown, before, totals, tied_before)
+    if time_up:
+        outcome = _time_outcome(outcome, totals)
+    status, winner = _status_of(outcome)
     credited = tuple(after - total for after, total in zip(totals, before, strict=True))
     held = tuple(after != free for after, free in zip(totals, unheld, strict=True))
     return HandScore(
         breakdown, points, tuple(totals), status, winner, outcome, pots, credited, held
     )
+
+
+def _hand_outcome(
+    rules: Rules,
+    tallies: Sequence[Tally],
+    breakdown: Sequence[Breakdown],
+    before: Sequence[int],
+    totals: list[int],
+    tied_before: bool,
+) -> Outcome | None:
+    """How the hand ends the match by the game's rules: a Dominican condition, else the target."""
+    outcome: Outcome | None = None
+    if rules.endgame_from is not None:
+        outcome = _endgame_outcome(rules, breakdown, before, totals)
+    if outcome is None:
+        outcome = _target_outcome(rules, tallies, breakdown, before, totals, tied_before)
+    return outcome
+
+
+def _time_outcome(outcome: Outcome | None, totals: Sequence[int]) -> Outcome | None:
+    """Time called: unless the rules won the match, the side alone on the highest total wins."""
+    if outcome is not None and outcome.kind != "tied":
+        return outcome
+    leader = _most(totals)
+    if leader is None:
+        return outcome
+    return Outcome("time", leader, None, totals[leader])
+
+
+def _status_of(outcome: Outcome | None) -> tuple[Status, int | None]:
+    """The match's status and winner after a hand with this outcome."""
+    if outcome is None:
+        return Status.PLAYING, None
+    return (Status.TIED if outcome.kind == "tied" else Status.WON), outcome.side
 
 
 def _credited(rules: Rules, points: tuple[int, ...]) -> tuple[int, ...]:
@@ -758,14 +839,9 @@ def score_match(
         hands = list(hands)
         count = sides if sides is not None else (len(hands[0]) if hands else 2)
         totals = (0,) * count
-    status = Status.PLAYING
+    outcome = _start_tie(rules, totals)
+    status = Status.PLAYING if outcome is None else Status.TIED
     winner = None
-    outcome = None
-    if totals and max(totals) >= rules.target and totals.count(max(totals)) > 1:
-        # Several sides share the top total at or past the target: the match starts tied (§5).
-        # (One side alone there has already won: callers refuse such start totals, see
-        # `start_leader`.)
-        status, outcome = Status.TIED, Outcome("tied", None, None, max(totals))
     scored = []
     pots = NO_POTS
     for index, tallies in enumerate(hands):
@@ -782,10 +858,26 @@ def score_match(
         scored.append(hand)
         totals, status, winner, outcome = hand.totals, hand.status, hand.winner, hand.outcome
         pots = hand.pots
-    conditions = None
-    if status is not Status.WON:
-        conditions = tuple(endgame_condition(rules, total) for total in totals)
+    conditions = _open_conditions(rules, status, totals)
     return MatchScore(tuple(scored), totals, status, winner, outcome, conditions, pots)
+
+
+def _start_tie(rules: Rules, totals: tuple[int, ...]) -> Outcome | None:
+    """Several sides share the top total at or past the target: the match starts tied (§5).
+    (One side alone there has already won: callers refuse such start totals, see
+    `start_leader`.)"""
+    if totals and max(totals) >= rules.target and totals.count(max(totals)) > 1:
+        return Outcome("tied", None, None, max(totals))
+    return None
+
+
+def _open_conditions(
+    rules: Rules, status: Status, totals: tuple[int, ...]
+) -> tuple[str | None, ...] | None:
+    """Each side's Dominican condition for the next hand; None once the match is won."""
+    if status is Status.WON:
+        return None
+    return tuple(endgame_condition(rules, total) for total in totals)
 
 
 def time_stage(last_hand: int | None, hands_played: int) -> str | None:
@@ -1053,16 +1145,19 @@ def _holders(tallies: Sequence[Tally], variant: Variant | None) -> dict[str, lis
     """Special card → the sides that say they took it (the J♠ only where the variant has it)."""
     # Field by field rather than through `Card.held`: this runs for every hand checked.
     holders_of = {
-        BIG_CASINO.code: [side for side, t in enumerate(tallies) if t.big_casino],
-        LITTLE_CASINO.code: [side for side, t in enumerate(tallies) if t.little_casino],
+        BIG_CASINO.code: _sides_where(tallies, lambda t: t.big_casino),
+        LITTLE_CASINO.code: _sides_where(tallies, lambda t: t.little_casino),
     }
     for ace in ACES:
         holders_of[ace.code] = [side for side, t in enumerate(tallies) if ace.suit in t.aces]
     if variant is Variant.SPADE:
-        holders_of[JACK_OF_SPADES.code] = [
-            side for side, t in enumerate(tallies) if t.jack_of_spades
-        ]
+        holders_of[JACK_OF_SPADES.code] = _sides_where(tallies, lambda t: t.jack_of_spades)
     return holders_of
+
+
+def _sides_where(tallies: Sequence[Tally], test: Callable[[Tally], bool]) -> list[int]:
+    """The sides whose tally passes `test`, in order."""
+    return [side for side, t in enumerate(tallies) if test(t)]
 
 
 def _holder_problems(holders_of: Mapping[str, Sequence[int]]) -> list[Problem]:
@@ -1082,7 +1177,15 @@ def _side_card_problems(
     side: int, tally: Tally, holders_of: Mapping[str, Sequence[int]]
 ) -> list[Problem]:
     """A side's special cards fit in its spades and in its other cards."""
-    problems = []
+    return _special_spade_problems(side, tally, holders_of) + _special_non_spade_problems(
+        side, tally, holders_of
+    )
+
+
+def _special_spade_problems(
+    side: int, tally: Tally, holders_of: Mapping[str, Sequence[int]]
+) -> list[Problem]:
+    """The special spades a side says it took are more than its spades."""
     special_spades = [card for card in SPADE_CARDS if side in holders_of.get(card, ())]
     if tally.spades >= 0 and len(special_spades) > tally.spades:
         params = {
@@ -1090,7 +1193,14 @@ def _side_card_problems(
             "spades": tally.spades,
             "needed": len(special_spades),
         }
-        problems.append(Problem("special_spades", params, side))
+        return [Problem("special_spades", params, side)]
+    return []
+
+
+def _special_non_spade_problems(
+    side: int, tally: Tally, holders_of: Mapping[str, Sequence[int]]
+) -> list[Problem]:
+    """The special cards other than spades a side says it took are more than its other cards."""
     special_others = [card for card in NON_SPADE_CARDS if side in holders_of[card]]
     non_spades = tally.cards - tally.spades
     fits = tally.cards < 0 or tally.spades < 0 or len(special_others) <= non_spades
@@ -1100,8 +1210,8 @@ def _side_card_problems(
             "non_spades": max(non_spades, 0),
             "needed": len(special_others),
         }
-        problems.append(Problem("special_non_spades", params, side))
-    return problems
+        return [Problem("special_non_spades", params, side)]
+    return []
 
 
 def _side_sweep_problems(side: int, tally: Tally) -> list[Problem]:
@@ -1123,12 +1233,19 @@ def _variant_fields(tallies: Sequence[Tally], variant: Variant | None) -> list[P
         if variant is not owner and any(getattr(t, name) for t in tallies):
             problems.append(Problem("field_unused", {"field": name}))
     if variant is Variant.SWEDISH:
-        last = [side for side, t in enumerate(tallies) if t.last_capture]
-        if len(last) != 1:
-            problems.append(Problem("last_capture_count", {"count": len(last)}))
-        for side in last:
-            if tallies[side].cards <= 0:
-                problems.append(Problem("last_capture_no_cards", {}, side))
+        problems += _last_capture_problems(tallies)
+    return problems
+
+
+def _last_capture_problems(tallies: Sequence[Tally]) -> list[Problem]:
+    """Swedish Kasino: exactly one side made the last capture, and it took cards."""
+    problems = []
+    last = [side for side, t in enumerate(tallies) if t.last_capture]
+    if len(last) != 1:
+        problems.append(Problem("last_capture_count", {"count": len(last)}))
+    for side in last:
+        if tallies[side].cards <= 0:
+            problems.append(Problem("last_capture_no_cards", {}, side))
     return problems
 
 

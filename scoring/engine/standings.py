@@ -55,6 +55,17 @@ class Row(NamedTuple):
     decided_by: str | None  # the first criterion that differs from the row above; None for place 1
 
 
+class _Counts(NamedTuple):
+    """What the results and byes give each player, before any ranking."""
+
+    byes: Counter[int]
+    points: Counter[int]
+    played: Counter[int]
+    wins: Counter[int]
+    difference: Counter[int]
+    scored: Counter[int]
+
+
 def standings(
     players: Sequence[int],
     results: Iterable[Result],
@@ -71,29 +82,42 @@ def standings(
     if len(set(players)) != len(players):
         raise ValueError("a player is listed twice")
     tables = list(results)
+    counts = _count(tables, byes)
+    opponents = _opponents(tables, counts.points)
+    head = _head_to_head(tables, counts.points, set(players))
+    return _rank(players, counts, opponents, head, swiss=swiss)
+
+
+def _count(tables: list[Result], byes: Iterable[tuple[int, int]]) -> _Counts:
+    """Match points, tables played, wins, point difference and points scored per player."""
     bye_count: Counter[int] = Counter(player for _, player in set(byes))
-    points: Counter[int] = Counter(bye_count)
-    played: Counter[int] = Counter()
-    wins: Counter[int] = Counter()
-    difference: Counter[int] = Counter()
-    scored: Counter[int] = Counter()
+    counts = _Counts(bye_count, Counter(bye_count), Counter(), Counter(), Counter(), Counter())
     for result in tables:
         for side, members in enumerate(result.sides):
             own, other = result.totals[side], result.totals[1 - side]
             for player in members:
-                played[player] += 1
-                difference[player] += own - other
-                scored[player] += own
+                counts.played[player] += 1
+                counts.difference[player] += own - other
+                counts.scored[player] += own
                 if result.winner == side:
-                    wins[player] += 1
-                    points[player] += 1
+                    counts.wins[player] += 1
+                    counts.points[player] += 1
+    return counts
+
+
+def _opponents(tables: list[Result], points: Counter[int]) -> Counter[int]:
+    """Buchholz: the match points of every opponent met, summed per player."""
     opponents: Counter[int] = Counter()
     for result in tables:
         for side, members in enumerate(result.sides):
             across = sum(points[p] for p in result.sides[1 - side])
             for player in members:
                 opponents[player] += across
-    entered = set(players)
+    return opponents
+
+
+def _head_to_head(tables: list[Result], points: Counter[int], entered: set[int]) -> Counter[int]:
+    """Tables each player won against an entered player with the same match points."""
     head: Counter[int] = Counter()
     for result in tables:
         if result.winner is None:
@@ -102,14 +126,25 @@ def standings(
         for player in winners:
             if any(o in entered and points[o] == points[player] for o in losers):
                 head[player] += 1
+    return head
 
+
+def _rank(
+    players: Sequence[int],
+    counts: _Counts,
+    opponents: Counter[int],
+    head: Counter[int],
+    *,
+    swiss: bool,
+) -> list[Row]:
+    """The rows in order of the criteria, each saying which criterion placed it below the one above."""
     position = {p: i for i, p in enumerate(players)}
 
     def criteria(player: int) -> tuple[int, ...]:
-        values = [points[player], head[player], difference[player]]
+        values = [counts.points[player], head[player], counts.difference[player]]
         if swiss:
             values.append(opponents[player])
-        values.append(scored[player])
+        values.append(counts.scored[player])
         return tuple(values)
 
     names = [name for name in CRITERIA if swiss or name != "opponents"]
@@ -118,25 +153,26 @@ def standings(
     above: tuple[int, ...] | None = None
     for place, player in enumerate(ranked, start=1):
         mine = criteria(player)
-        decided: str | None = None
-        if above is not None:
-            decided = next(
-                (n for n, a, b in zip(names, above, mine, strict=True) if a != b), "order"
-            )
+        decided = None if above is None else _decided_by(names, above, mine)
         rows.append(
             Row(
                 player=player,
                 place=place,
-                match_points=points[player],
-                played=played[player],
-                wins=wins[player],
-                byes=bye_count[player],
+                match_points=counts.points[player],
+                played=counts.played[player],
+                wins=counts.wins[player],
+                byes=counts.byes[player],
                 head_to_head=head[player],
-                difference=difference[player],
+                difference=counts.difference[player],
                 opponents=opponents[player],
-                scored=scored[player],
+                scored=counts.scored[player],
                 decided_by=decided,
             )
         )
         above = mine
     return rows
+
+
+def _decided_by(names: list[str], above: tuple[int, ...], mine: tuple[int, ...]) -> str:
+    """The first criterion on which a row differs from the one above it; "order" if none."""
+    return next((n for n, a, b in zip(names, above, mine, strict=True) if a != b), "order")

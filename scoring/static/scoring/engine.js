@@ -269,10 +269,7 @@
         ties: o.ties == null ? Ties.CARRY : Ties.of(o.ties),
         sweep_freeze: o.sweep_freeze == null ? SweepFreeze.TEN : SweepFreeze.of(o.sweep_freeze),
       });
-      if (rules.target < 1) throw new ValueError("target must be at least 1");
-      if (variant === Variant.FINNISH && rules.sweeps !== SweepRule.CANCEL) {
-        throw new ValueError("Finnish Kasino's sweeps always cancel");
-      }
+      checkOptions(rules);
       return rules;
     }
 
@@ -286,6 +283,14 @@
     get endgame_from() {
       if (this.variant === Variant.DOMINICAN && this.target >= 4) return this.target - 3;
       return null;
+    }
+  }
+
+  // Throw ValueError for the options no table plays with.
+  function checkOptions(rules) {
+    if (rules.target < 1) throw new ValueError("target must be at least 1");
+    if (rules.variant === Variant.FINNISH && rules.sweeps !== SweepRule.CANCEL) {
+      throw new ValueError("Finnish Kasino's sweeps always cancel");
     }
   }
 
@@ -566,91 +571,120 @@
   // Finnish Kasino's most-cards and most-spades points per side, and the pots after the hand:
   // [cards, spades, [cards_pot, spades_pot]] (§9.2).
   function finnishMajorities(rules, tallies, pots) {
-    const sides = tallies.length;
-    const cards = zeros(sides);
-    const spades = zeros(sides);
-    let cards_pot = pots[0];
-    let spades_pot = pots[1];
     const carry = rules.ties === Ties.CARRY;
-    let winner = most(tallies.map(function (t) { return t.cards; }));
+    const cards = finnishCards(tallies, pots[0], carry);
+    const spades = finnishSpades(tallies, pots[1], carry);
+    return [cards[0], spades[0], tuple([cards[1], spades[1]])];
+  }
+
+  // Finnish most-cards points per side, and the cards pot after the hand: [cards, pot].
+  function finnishCards(tallies, pot, carry) {
+    const cards = zeros(tallies.length);
+    const winner = most(tallies.map(function (t) { return t.cards; }));
     if (winner !== null) {
-      cards[winner] = FINNISH_CARDS + cards_pot;
-      cards_pot = 0;
+      cards[winner] = FINNISH_CARDS + pot;
+      pot = 0;
     } else if (carry) {
-      cards_pot += FINNISH_CARDS;
+      pot += FINNISH_CARDS;
     }
+    return [cards, pot];
+  }
+
+  // Finnish most-spades points per side, and the spades pot after the hand: [spades, pot].
+  function finnishSpades(tallies, pot, carry) {
+    const sides = tallies.length;
+    const spades = zeros(sides);
     const counts = tallies.map(function (t) { return t.spades; });
-    winner = most(counts);
+    const winner = most(counts);
     const top = range(sides).filter(function (side) { return counts[side] === maxOf(counts); });
     if (winner !== null) {
-      spades[winner] = FINNISH_SPADES + spades_pot;
-      spades_pot = 0;
+      spades[winner] = FINNISH_SPADES + pot;
+      pot = 0;
     } else if (sides >= 3 && top.length === 2) {
       top.forEach(function (side) { spades[side] = Math.floor(FINNISH_SPADES / 2); });
     } else if (carry) {
-      spades_pot += FINNISH_SPADES;
+      pot += FINNISH_SPADES;
     }
-    return [cards, spades, tuple([cards_pot, spades_pot])];
+    return [spades, pot];
+  }
+
+  // Most-cards and most-spades points per side in the variants without pots (Spade Casino: every
+  // spade scores, no point for most spades): [cards, spades].
+  function majorities(variant, tallies) {
+    const sides = tallies.length;
+    const cards_winner = most(tallies.map(function (t) { return t.cards; }));
+    const spades_winner = most(tallies.map(function (t) { return t.spades; }));
+    let most_cards = 3;
+    let most_spades = 1;
+    if (variant === Variant.SWEDISH) {
+      most_cards = 1;
+      most_spades = 2;
+    } else if (variant === Variant.SPADE) {
+      most_cards = 3;
+      most_spades = 0;
+    }
+    const cards = range(sides).map(function (side) {
+      return side === cards_winner ? most_cards : 0;
+    });
+    let spades;
+    if (variant === Variant.SPADE) { // every spade scores; no point for most spades
+      spades = tallies.map(function (t) { return t.spades; });
+    } else {
+      spades = range(sides).map(function (side) {
+        return side === spades_winner ? most_spades : 0;
+      });
+    }
+    return [cards, spades];
   }
 
   // Points per category for each side of one hand, given the totals (and, for Finnish Kasino,
   // the pots) before the hand; and the pots after it: [breakdowns, pots].
   function scoreBreakdown(rules, tallies, before, pots) {
     pots = pots === undefined ? NO_POTS : pots;
-    const sides = tallies.length;
     const variant = rules.variant;
-    const sweeps = netSweeps(rules, tallies, before);
-    const blocked_from = rules.endgame_from;
+    const sweeps = sweepPoints(rules, tallies, before);
     let cards;
     let spades;
     if (variant === Variant.FINNISH) {
-      const majorities = finnishMajorities(rules, tallies, pots);
-      cards = majorities[0];
-      spades = majorities[1];
-      pots = majorities[2];
+      const finnish = finnishMajorities(rules, tallies, pots);
+      cards = finnish[0];
+      spades = finnish[1];
+      pots = finnish[2];
     } else {
-      const cards_winner = most(tallies.map(function (t) { return t.cards; }));
-      const spades_winner = most(tallies.map(function (t) { return t.spades; }));
-      let most_cards = 3;
-      let most_spades = 1;
-      if (variant === Variant.SWEDISH) {
-        most_cards = 1;
-        most_spades = 2;
-      } else if (variant === Variant.SPADE) {
-        most_cards = 3;
-        most_spades = 0;
-      }
-      cards = range(sides).map(function (side) { return side === cards_winner ? most_cards : 0; });
-      if (variant === Variant.SPADE) { // every spade scores; no point for most spades
-        spades = tallies.map(function (t) { return t.spades; });
-      } else {
-        spades = range(sides).map(function (side) {
-          return side === spades_winner ? most_spades : 0;
-        });
-      }
+      const counted = majorities(variant, tallies);
+      cards = counted[0];
+      spades = counted[1];
       pots = NO_POTS;
     }
-    const result = [];
-    for (let index = 0; index < sides; index++) {
-      const tally = tallies[index];
-      let sweep_points = sweeps[index];
-      // Dominican: a side at target-3 or more scores no sweeps (its raw sweeps still cancelled
-      // the others' above).
-      if (sweep_points && blocked_from !== null && before[index] >= blocked_from) sweep_points = 0;
-      result.push(
-        new Breakdown(
-          cards[index],
-          spades[index],
-          tally.big_casino ? 2 : 0,
-          tally.little_casino ? 1 : 0,
-          tally.aces.length,
-          sweep_points,
-          variant === Variant.SWEDISH && tally.last_capture ? 1 : 0,
-          variant === Variant.SPADE && tally.jack_of_spades ? 1 : 0
-        )
-      );
-    }
+    const result = range(tallies.length).map(function (index) {
+      return sideBreakdown(variant, tallies[index], cards[index], spades[index], sweeps[index]);
+    });
     return [tuple(result), pots];
+  }
+
+  // The sweeps each side scores. Dominican: a side at target-3 or more scores none (its raw
+  // sweeps still cancelled the others').
+  function sweepPoints(rules, tallies, before) {
+    const sweeps = netSweeps(rules, tallies, before);
+    const blocked_from = rules.endgame_from;
+    if (blocked_from === null) return sweeps;
+    return sweeps.map(function (count, side) {
+      return count && before[side] >= blocked_from ? 0 : count;
+    });
+  }
+
+  // One side's points per category, from its majorities and sweeps and its own tally.
+  function sideBreakdown(variant, tally, cards, spades, sweeps) {
+    return new Breakdown(
+      cards,
+      spades,
+      tally.big_casino ? 2 : 0,
+      tally.little_casino ? 1 : 0,
+      tally.aces.length,
+      sweeps,
+      variant === Variant.SWEDISH && tally.last_capture ? 1 : 0,
+      variant === Variant.SPADE && tally.jack_of_spades ? 1 : 0
+    );
   }
 
   function conditionMet(condition, breakdown) {
@@ -679,29 +713,36 @@
     const steps = countOutSteps(rules.variant);
     for (let s = 0; s < steps.length; s++) {
       const step = steps[s][0];
-      const categories = steps[s][1];
-      candidates.forEach(function (side) {
-        categories.forEach(function (category) {
-          if (has(ACE_SUITS, category)) {
-            running[side] += has(tallies[side].aces, category) ? 1 : 0;
-          } else {
-            running[side] += breakdown[side][category];
-          }
-        });
-      });
+      countStep(tallies, breakdown, steps[s][1], candidates, running);
       const reached = candidates.filter(function (side) { return running[side] >= rules.target; });
       if (reached.length === 1) {
         return new Outcome("count-out", reached[0], step, totals[reached[0]]);
       }
-      if (reached.length) {
-        const outcome = highest(rules, tallies, totals, reached);
-        if (outcome.kind === "highest" && outcome.category === null) {
-          return new Outcome("same-step", outcome.side, step, outcome.total);
-        }
-        return outcome;
-      }
+      if (reached.length) return reachedTogether(rules, tallies, totals, reached, step);
     }
     return highest(rules, tallies, totals, candidates);
+  }
+
+  // Add one count-out step's categories to the candidates' `running` totals.
+  function countStep(tallies, breakdown, categories, candidates, running) {
+    candidates.forEach(function (side) {
+      categories.forEach(function (category) {
+        if (has(ACE_SUITS, category)) {
+          running[side] += has(tallies[side].aces, category) ? 1 : 0;
+        } else {
+          running[side] += breakdown[side][category];
+        }
+      });
+    });
+  }
+
+  // Several reached the target at the same step: the highest final total, else tied.
+  function reachedTogether(rules, tallies, totals, reached, step) {
+    const outcome = highest(rules, tallies, totals, reached);
+    if (outcome.kind === "highest" && outcome.category === null) {
+      return new Outcome("same-step", outcome.side, step, outcome.total);
+    }
+    return outcome;
   }
 
   // The candidate alone on the highest total; in Swedish Kasino equal top totals go to the one
@@ -740,24 +781,38 @@
     }
     const totals = before.map(function (total, side) { return total + gains[side]; });
     const unheld = totals.slice();
+    let outcome = handOutcome(rules, tallies, breakdown, before, totals, tied_before);
+    if (time_up) outcome = timeOutcome(outcome, totals);
+    const status_winner = statusOf(outcome);
+    const status = status_winner[0];
+    const winner = status_winner[1];
+    const gained = tuple(totals.map(function (total, side) { return total - before[side]; }));
+    const held = tuple(totals.map(function (total, side) { return total !== unheld[side]; }));
+    return new HandScore(breakdown, points, tuple(totals), status, winner, outcome, pots, gained, held);
+  }
+
+  // How the hand ends the match by the game's rules: a Dominican condition, else the target.
+  function handOutcome(rules, tallies, breakdown, before, totals, tied_before) {
     let outcome = null;
     if (rules.endgame_from !== null) outcome = endgameOutcome(rules, breakdown, before, totals);
     if (outcome === null) {
       outcome = targetOutcome(rules, tallies, breakdown, before, totals, tied_before);
     }
-    if (time_up && (outcome === null || outcome.kind === "tied")) {
-      const leader = most(totals);
-      if (leader !== null) outcome = new Outcome("time", leader, null, totals[leader]);
-    }
-    let status = Status.PLAYING;
-    let winner = null;
-    if (outcome !== null) {
-      status = outcome.kind === "tied" ? Status.TIED : Status.WON;
-      winner = outcome.side;
-    }
-    const gained = tuple(totals.map(function (total, side) { return total - before[side]; }));
-    const held = tuple(totals.map(function (total, side) { return total !== unheld[side]; }));
-    return new HandScore(breakdown, points, tuple(totals), status, winner, outcome, pots, gained, held);
+    return outcome;
+  }
+
+  // Time called: unless the rules won the match, the side alone on the highest total wins.
+  function timeOutcome(outcome, totals) {
+    if (outcome !== null && outcome.kind !== "tied") return outcome;
+    const leader = most(totals);
+    if (leader === null) return outcome;
+    return new Outcome("time", leader, null, totals[leader]);
+  }
+
+  // The match's status and winner after a hand with this outcome: [status, winner].
+  function statusOf(outcome) {
+    if (outcome === null) return [Status.PLAYING, null];
+    return [outcome.kind === "tied" ? Status.TIED : Status.WON, outcome.side];
   }
 
   // What each side adds to its total: its points, or with difference scoring (two sides) the
@@ -838,17 +893,9 @@
       const count = o.sides != null ? o.sides : hands.length ? hands[0].length : 2;
       totals = tuple(zeros(count));
     }
-    let status = Status.PLAYING;
+    let outcome = startTie(rules, totals);
+    let status = outcome === null ? Status.PLAYING : Status.TIED;
     let winner = null;
-    let outcome = null;
-    if (totals.length) {
-      const top = maxOf(totals);
-      if (top >= rules.target && totals.filter(function (t) { return t === top; }).length > 1) {
-        // Several sides share the top total at or past the target: the match starts tied (§5).
-        status = Status.TIED;
-        outcome = new Outcome("tied", null, null, top);
-      }
-    }
     const scored = [];
     let pots = NO_POTS;
     hands.forEach(function (tallies, index) {
@@ -865,11 +912,25 @@
       outcome = hand.outcome;
       pots = hand.pots;
     });
-    let conditions = null;
-    if (status !== Status.WON) {
-      conditions = tuple(totals.map(function (total) { return endgameCondition(rules, total); }));
-    }
+    const conditions = openConditions(rules, status, totals);
     return new MatchScore(tuple(scored), totals, status, winner, outcome, conditions, pots);
+  }
+
+  // Several sides share the top total at or past the target: the match starts tied (§5). (One
+  // side alone there has already won: callers refuse such start totals, see startLeader.)
+  function startTie(rules, totals) {
+    if (!totals.length) return null;
+    const top = maxOf(totals);
+    if (top >= rules.target && totals.filter(function (t) { return t === top; }).length > 1) {
+      return new Outcome("tied", null, null, top);
+    }
+    return null;
+  }
+
+  // Each side's Dominican condition for the next hand; null once the match is won.
+  function openConditions(rules, status, totals) {
+    if (status === Status.WON) return null;
+    return tuple(totals.map(function (total) { return endgameCondition(rules, total); }));
   }
 
   // Where an open match of a timed round stands (scoreMatch's last_hand): "last" while the hand
@@ -1119,21 +1180,29 @@
   // Special card → the sides that say they took it (the J♠ only where the variant has it); a Map
   // in CARDS' order.
   function holders(tallies, variant) {
-    function sidesWhere(test) {
-      const out = [];
-      tallies.forEach(function (t, side) { if (test(t)) out.push(side); });
-      return out;
-    }
     const holders_of = new Map();
-    holders_of.set(BIG_CASINO.code, sidesWhere(function (t) { return t.big_casino; }));
-    holders_of.set(LITTLE_CASINO.code, sidesWhere(function (t) { return t.little_casino; }));
+    holders_of.set(BIG_CASINO.code, sidesWhere(tallies, function (t) { return t.big_casino; }));
+    holders_of.set(
+      LITTLE_CASINO.code,
+      sidesWhere(tallies, function (t) { return t.little_casino; })
+    );
     ACES.forEach(function (ace) {
-      holders_of.set(ace.code, sidesWhere(function (t) { return has(t.aces, ace.suit); }));
+      holders_of.set(ace.code, sidesWhere(tallies, function (t) { return has(t.aces, ace.suit); }));
     });
     if (variant === Variant.SPADE) {
-      holders_of.set(JACK_OF_SPADES.code, sidesWhere(function (t) { return t.jack_of_spades; }));
+      holders_of.set(
+        JACK_OF_SPADES.code,
+        sidesWhere(tallies, function (t) { return t.jack_of_spades; })
+      );
     }
     return holders_of;
+  }
+
+  // The sides whose tally passes `test`, in order.
+  function sidesWhere(tallies, test) {
+    const out = [];
+    tallies.forEach(function (t, side) { if (test(t)) out.push(side); });
+    return out;
   }
 
   // Each special card is taken by exactly one side.
@@ -1153,26 +1222,37 @@
 
   // A side's special cards fit in its spades and in its other cards.
   function sideCardProblems(side, tally, holders_of) {
-    const problems = [];
+    return specialSpadeProblems(side, tally, holders_of).concat(
+      specialNonSpadeProblems(side, tally, holders_of)
+    );
+  }
+
+  // The special spades a side says it took are more than its spades.
+  function specialSpadeProblems(side, tally, holders_of) {
     const special_spades = SPADE_CARDS.filter(function (card) {
       return has(holders_of.get(card) || [], side);
     });
     if (tally.spades >= 0 && special_spades.length > tally.spades) {
-      problems.push(
+      return [
         new Problem(
           "special_spades",
           { cards: symbols(special_spades), spades: tally.spades, needed: special_spades.length },
           side
-        )
-      );
+        ),
+      ];
     }
+    return [];
+  }
+
+  // The special cards other than spades a side says it took are more than its other cards.
+  function specialNonSpadeProblems(side, tally, holders_of) {
     const special_others = NON_SPADE_CARDS.filter(function (card) {
       return has(holders_of.get(card), side);
     });
     const non_spades = tally.cards - tally.spades;
     const fits = tally.cards < 0 || tally.spades < 0 || special_others.length <= non_spades;
     if (special_others.length && !fits) {
-      problems.push(
+      return [
         new Problem(
           "special_non_spades",
           {
@@ -1181,10 +1261,10 @@
             needed: special_others.length,
           },
           side
-        )
-      );
+        ),
+      ];
     }
-    return problems;
+    return [];
   }
 
   // A sweep takes at least two cards (the one played and one on the table).
@@ -1208,14 +1288,19 @@
         problems.push(new Problem("field_unused", { field: name }));
       }
     });
-    if (variant === Variant.SWEDISH) {
-      const last = [];
-      tallies.forEach(function (t, side) { if (t.last_capture) last.push(side); });
-      if (last.length !== 1) problems.push(new Problem("last_capture_count", { count: last.length }));
-      last.forEach(function (side) {
-        if (tallies[side].cards <= 0) problems.push(new Problem("last_capture_no_cards", {}, side));
-      });
-    }
+    if (variant === Variant.SWEDISH) return problems.concat(lastCaptureProblems(tallies));
+    return problems;
+  }
+
+  // Swedish Kasino: exactly one side made the last capture, and it took cards.
+  function lastCaptureProblems(tallies) {
+    const problems = [];
+    const last = [];
+    tallies.forEach(function (t, side) { if (t.last_capture) last.push(side); });
+    if (last.length !== 1) problems.push(new Problem("last_capture_count", { count: last.length }));
+    last.forEach(function (side) {
+      if (tallies[side].cards <= 0) problems.push(new Problem("last_capture_no_cards", {}, side));
+    });
     return problems;
   }
 
