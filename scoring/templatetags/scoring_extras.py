@@ -157,6 +157,31 @@ def offline_phrases() -> dict[str, Any]:
     without signal (outbox.js): the same texts the server's templates say, with %(name)s
     placeholders, so an offline board reads like an online one."""
     return {
+        **_outcome_phrases(),
+        **_turn_phrases(),
+        "final": _("Final score:"),
+        "tied": _(
+            "Tied at %(total)s: play another hand. The first hand after which one side alone "
+            "is highest decides."
+        ),
+        "held_at": _("held at %(total)s"),
+        "time_last": _("Time: this is the last hand. The side ahead after it wins."),
+        "time_ahead": _(
+            "Time has been called: hand %(number)s is the last hand. The side ahead after it wins."
+        ),
+        "time_more": _("Time: the top totals are equal, so one more hand is played."),
+        "rematch": _("Rematch"),
+        "not_sent": _("not sent yet"),
+        "offline": _(
+            "Scored on this phone, without signal: the server scores the waiting hands again "
+            "when they are sent. Ratings, statistics and the shared link update when online."
+        ),
+    }
+
+
+def _outcome_phrases() -> dict[str, Any]:
+    """Who won and how: the words of outcome_text and the result line."""
+    return {
         "winner": _("winner"),
         "ahead": _("ahead"),
         "condition": _("At %(total)d: wins only by taking %(what)s."),
@@ -173,11 +198,12 @@ def offline_phrases() -> dict[str, Any]:
             players: ngettext("%(name)s wins!", "%(name)s win!", players)
             for players in sorted({size for _sides, size in rules.TABLES})
         },
-        "final": _("Final score:"),
-        "tied": _(
-            "Tied at %(total)s: play another hand. The first hand after which one side alone "
-            "is highest decides."
-        ),
+    }
+
+
+def _turn_phrases() -> dict[str, Any]:
+    """The next hand: its number, who deals and plays first, the deals, the pots carried."""
+    return {
         "hand": _("Hand %(number)s"),
         "deals_label": _("Deals:"),
         "plays_first_label": _("Plays first:"),
@@ -193,18 +219,6 @@ def offline_phrases() -> dict[str, Any]:
         "last": _("The dealer calls “last” on deal %(deal)s."),
         "pot_cards": _("Most cards is worth %(points)s this hand (a tie carried over)."),
         "pot_spades": _("Most spades is worth %(points)s this hand (a tie carried over)."),
-        "held_at": _("held at %(total)s"),
-        "time_last": _("Time: this is the last hand. The side ahead after it wins."),
-        "time_ahead": _(
-            "Time has been called: hand %(number)s is the last hand. The side ahead after it wins."
-        ),
-        "time_more": _("Time: the top totals are equal, so one more hand is played."),
-        "rematch": _("Rematch"),
-        "not_sent": _("not sent yet"),
-        "offline": _(
-            "Scored on this phone, without signal: the server scores the waiting hands again "
-            "when they are sent. Ratings, statistics and the shared link update when online."
-        ),
     }
 
 
