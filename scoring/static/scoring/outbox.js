@@ -1099,41 +1099,55 @@
     });
   }
 
+  // What an entry holds back when the server does not take it: a match started here, its hands
+  // and a rematch of it; a hand, the later hands of its match.
+  function holds(entry) { return isMatch(entry) ? LOCAL + entry.id : entry.match; }
+  // The match an entry comes after (a hand's own, the one a rematch follows); once that match is
+  // on the server (started in this round or an earlier one), the entry names it by its number.
+  function comesAfter(entry) {
+    var after = isMatch(entry) ? entry.rematch_of : entry.match;
+    var begun = after && started[after];
+    if (!begun) return after;
+    if (isMatch(entry)) entry.rematch_of = String(begun.match);
+    else { entry.match = String(begun.match); entry.action = begun.sync; }
+    return String(begun.match);
+  }
+  // One round of sending this account's entries, one at a time in the order they were saved;
+  // says how many the server took. An entry is not sent after an earlier one of its match that
+  // the server did not take ("match"), nor before its match is on the server, nor after "stop".
+  async function sendDue(entries) {
+    var now = Date.now();
+    var held = {};  // holds(entry) of an entry not taken: the ones after it wait for it
+    // Held from the start: a match the server refused, an entry tried again later.
+    var toSend = entries.filter(mine).filter(function (entry) {
+      var go = due(entry, now);
+      var refused = entry.state === "failed" || (isMatch(entry) && entry.state === "invalid");
+      if (!go && refused) held[holds(entry)] = true;
+      return go;
+    });
+    var sent = 0;
+    var goOn = true;
+    for (var index = 0; index < toSend.length; index += 1) {
+      var entry = toSend[index];
+      var key = holds(entry);
+      var after = comesAfter(entry);
+      if (!goOn || held[key] || (after && (held[after] || after.indexOf(LOCAL) === 0))) {
+        held[key] = true;
+        continue;
+      }
+      var outcome = await (isMatch(entry) ? sendMatch(entry) : send(entry));
+      if (outcome === "sent") sent += 1;
+      if (outcome === "match") held[key] = true;
+      goOn = outcome !== "stop";
+    }
+    return sent;
+  }
+
   var sending = false;
   function sendOutbox() {
     if (sending || !navigator.onLine || !account()) return Promise.resolve();
     sending = true;
-    var sent = 0;
-    return waiting().then(function (entries) {
-      var now = Date.now();
-      var held = {};  // matches whose earlier hand was not taken: the later ones wait for it
-      var chain = Promise.resolve(true);
-      entries.filter(mine).forEach(function (entry) {
-        // What a match started here holds back: its hands, and a rematch of it.
-        var key = isMatch(entry) ? LOCAL + entry.id : entry.match;
-        if (isMatch(entry) && entry.state === "invalid") { held[key] = true; return; }
-        if (entry.state === "failed" && !due(entry, now)) { held[key] = true; return; }
-        if (!due(entry, now)) return;
-        chain = chain.then(function (goOn) {
-          var after = isMatch(entry) ? entry.rematch_of : entry.match;
-          if (after && started[after]) {  // its match was started on the server just now
-            if (isMatch(entry)) entry.rematch_of = String(started[after].match);
-            else { entry.match = String(started[after].match); entry.action = started[after].sync; }
-            after = isMatch(entry) ? entry.rematch_of : entry.match;
-          }
-          if (!goOn || held[key] || (after && (held[after] || after.indexOf(LOCAL) === 0))) {
-            held[key] = true;
-            return goOn;
-          }
-          return (isMatch(entry) ? sendMatch(entry) : send(entry)).then(function (outcome) {
-            if (outcome === "sent") sent += 1;
-            if (outcome === "match") held[key] = true;
-            return outcome !== "stop";
-          });
-        });
-      });
-      return chain;
-    }).then(function () {
+    return waiting().then(sendDue).then(function (sent) {
       sending = false;
       // The board of a match started here, now on the server: go to the server's board.
       var form = handForm();
