@@ -476,61 +476,83 @@
     var status = keepServed("board-status");
     if (!status) return;
     status.textContent = "";
-    var totals = element("section", "totals sides-" + match.sides.length);
-    totals.setAttribute("aria-label", status.dataset.label || "");
-    totals.setAttribute("aria-live", "polite");
     var top = Math.max.apply(null, score.totals);
-    var leader = score.status === E.Status.PLAYING && score.totals.filter(function (total) { return total === top; }).length === 1
-      ? score.totals.indexOf(top) : null;
-    match.sides.forEach(function (name, side) {
-      var won = score.status === E.Status.WON && score.winner === side;
-      var card = element("div", "total-card side-" + side + (won ? " winner" : side === leader ? " leader" : ""));
-      card.appendChild(element("span", "side-name", name));
-      if (won) card.appendChild(element("span", "badge", "★ " + said.winner));
-      else if (side === leader) card.appendChild(element("span", "badge", "▲ " + (said.ahead || said.leads)));
-      var total = element("span", "side-total", String(score.totals[side]));
-      total.setAttribute("data-total", String(side));
-      card.appendChild(total);
-      var condition = score.conditions ? score.conditions[side] : null;
-      if (condition) card.appendChild(element("span", "condition", words(said.condition, { total: score.totals[side], what: said.taken[condition] })));
-      totals.appendChild(card);
-    });
-    status.appendChild(totals);
+    status.appendChild(totalsOf(E, match, said, score, top, status.dataset.label));
     if (score.status === E.Status.WON) {
-      var winner = match.sides[score.winner];
-      var outcome = score.outcome;
-      // A kind the words do not have yet says no reason rather than a wrong one ("time" is not
-      // "reached"): only the final score.
-      var phrase = said.outcome[outcome.kind + ":" + outcome.category] || said.outcome[outcome.kind] ||
-        (outcome.kind === "time" ? "" : said.outcome.reached);
-      var result = element("section", "result");
-      result.setAttribute("role", "status");
-      // A team takes the plural (said.wins by players per side; one string on a page kept from
-      // before there were forms).
-      var players = match.seats.length / match.sides.length;
-      var wins = typeof said.wins === "string" ? said.wins : said.wins[players] || said.wins[1];
-      result.appendChild(element("h2", "", words(wins, { name: winner })));
-      var why = phrase ? words(phrase, {
-        name: winner, what: said.taken[outcome.category] || "", target: rules.target, total: score.totals[score.winner],
-        before: rules.target - (said.condition_short[outcome.category] || said.condition_short[""]),
-      }) : "";
-      var final = match.sides.map(function (name, side) { return name + " " + score.totals[side]; }).join(" – ");
-      result.appendChild(element("p", "", (why ? why + " " : "") + said.final + " " + final));
-      // Won on the phone: the rematch starts on the phone too (local.js), after this match's hands.
-      var form = handForm();
-      if (window.casinoLocal && form) {
-        var again = button(said.rematch, "primary big", function () {
-          window.casinoLocal.rematch(match, played, form.dataset.draft);
-        });
-        again.setAttribute("data-local-rematch", "");
-        result.appendChild(again);
-      }
-      status.appendChild(result);
+      status.appendChild(resultOf(rules, match, said, score, played));
     } else if (score.status === E.Status.TIED) {
       var tied = element("p", "tied", words(said.tied, { total: top }));
       tied.setAttribute("role", "status");
       status.appendChild(tied);
     }
+  }
+  // A card per side: its total, the winner's or the side alone ahead's badge, its condition.
+  function totalsOf(E, match, said, score, top, label) {
+    var totals = element("section", "totals sides-" + match.sides.length);
+    totals.setAttribute("aria-label", label || "");
+    totals.setAttribute("aria-live", "polite");
+    var alone = score.totals.filter(function (total) { return total === top; }).length === 1;
+    var leader = score.status === E.Status.PLAYING && alone ? score.totals.indexOf(top) : null;
+    var winner = score.status === E.Status.WON ? score.winner : null;
+    match.sides.forEach(function (name, side) {
+      var role = side === winner ? "winner" : side === leader ? "leader" : "";
+      totals.appendChild(totalCard(said, score, name, side, role));
+    });
+    return totals;
+  }
+  function totalCard(said, score, name, side, role) {
+    var card = element("div", "total-card side-" + side + (role ? " " + role : ""));
+    card.appendChild(element("span", "side-name", name));
+    if (role === "winner") card.appendChild(element("span", "badge", "★ " + said.winner));
+    else if (role === "leader") card.appendChild(element("span", "badge", "▲ " + (said.ahead || said.leads)));
+    var total = element("span", "side-total", String(score.totals[side]));
+    total.setAttribute("data-total", String(side));
+    card.appendChild(total);
+    var condition = score.conditions ? score.conditions[side] : null;
+    if (condition) {
+      var what = said.taken[condition];
+      card.appendChild(element("span", "condition", words(said.condition, { total: score.totals[side], what: what })));
+    }
+    return card;
+  }
+  // A match won: who won, why, the final score; the rematch.
+  function resultOf(rules, match, said, score, played) {
+    var winner = match.sides[score.winner];
+    var result = element("section", "result");
+    result.setAttribute("role", "status");
+    // A team takes the plural (said.wins by players per side; one string on a page kept from
+    // before there were forms).
+    var players = match.seats.length / match.sides.length;
+    var wins = typeof said.wins === "string" ? said.wins : said.wins[players] || said.wins[1];
+    result.appendChild(element("h2", "", words(wins, { name: winner })));
+    var why = whyWon(rules, said, score, winner);
+    var final = match.sides.map(function (name, side) { return name + " " + score.totals[side]; }).join(" – ");
+    result.appendChild(element("p", "", (why ? why + " " : "") + said.final + " " + final));
+    var again = rematchButton(match, said, played);
+    if (again) result.appendChild(again);
+    return result;
+  }
+  function whyWon(rules, said, score, winner) {
+    var outcome = score.outcome;
+    // A kind the words do not have yet says no reason rather than a wrong one ("time" is not
+    // "reached"): only the final score.
+    var phrase = said.outcome[outcome.kind + ":" + outcome.category] || said.outcome[outcome.kind] ||
+      (outcome.kind === "time" ? "" : said.outcome.reached);
+    if (!phrase) return "";
+    return words(phrase, {
+      name: winner, what: said.taken[outcome.category] || "", target: rules.target, total: score.totals[score.winner],
+      before: rules.target - (said.condition_short[outcome.category] || said.condition_short[""]),
+    });
+  }
+  // Won on the phone: the rematch starts on the phone too (local.js), after this match's hands.
+  function rematchButton(match, said, played) {
+    var form = handForm();
+    if (!window.casinoLocal || !form) return null;
+    var again = button(said.rematch, "primary big", function () {
+      window.casinoLocal.rematch(match, played, form.dataset.draft);
+    });
+    again.setAttribute("data-local-rematch", "");
+    return again;
   }
 
   // What a side's hand counted, as _cell_points.html says it: "3", then what its cards were
