@@ -765,58 +765,60 @@
   // A waiting hand's row; `away`: not on its match's open board (the list of every entry, a
   // finished board), where its counts cannot go back into a form.
   function row(box, entry, away) {
-    var item = document.createElement("li");
-    item.className = "outbox-hand outbox-" + entry.state;
-    var title = document.createElement("p");
-    title.className = "outbox-title";
-    var states = { waiting: box.dataset.waiting, auth: box.dataset.waiting, conflict: entry.next ? box.dataset.conflict : box.dataset.conflictOver, invalid: box.dataset.invalid, failed: box.dataset.failed };
-    title.textContent = format(states[entry.state] || box.dataset.waiting, { number: entry.number, next: entry.next });
-    item.appendChild(title);
+    var item = element("li", "outbox-hand outbox-" + entry.state);
+    item.appendChild(element("p", "outbox-title", rowTitle(box, entry)));
     // Another phone's hand under this number beside this one: the same hand typed twice, or
     // the next one.
     if (entry.state === "conflict" && entry.saved && entry.mine) item.appendChild(versions(box, entry));
-    if (entry.state === "failed") {
-      item.appendChild(element("p", "outbox-reason", failure(box, entry)));
-    }
+    if (entry.state === "failed") item.appendChild(element("p", "outbox-reason", failure(box, entry)));
+    item.appendChild(checksOf(box, entry));
+    if (entry.errors && entry.errors.length && entry.state !== "failed") item.appendChild(errorList(entry.errors));
+    item.appendChild(entry.state === "waiting" ? waitingActions(box, entry, away) : refusedActions(box, entry));
+    return item;
+  }
+  function rowTitle(box, entry) {
+    var states = {
+      waiting: box.dataset.waiting, auth: box.dataset.waiting, invalid: box.dataset.invalid, failed: box.dataset.failed,
+      conflict: entry.next ? box.dataset.conflict : box.dataset.conflictOver,
+    };
+    return format(states[entry.state] || box.dataset.waiting, { number: entry.number, next: entry.next });
+  }
+  // What the deck says of the hand's counts (deckChecks), then where its points go once scored.
+  function checksOf(box, entry) {
     var checks = deckChecks(entry.fields);
-    var facts = document.createElement("p");
-    facts.className = "outbox-checks small";
-    [["cards", box.dataset.checkCards], ["spades", box.dataset.checkSpades], ["special", box.dataset.checkSpecial]].forEach(function (check) {
-      var span = document.createElement("span");
-      span.textContent = (checks[check[0]] ? "✓ " : "⚠ ") + check[1];
-      span.className = checks[check[0]] ? "check-ok" : "check-off";
-      facts.appendChild(span);
+    var facts = element("p", "outbox-checks small");
+    var named = [["cards", box.dataset.checkCards], ["spades", box.dataset.checkSpades],
+      ["special", box.dataset.checkSpecial]];
+    named.forEach(function (check) {
+      var fine = checks[check[0]];
+      facts.appendChild(element("span", fine ? "check-ok" : "check-off", (fine ? "✓ " : "⚠ ") + check[1]));
     });
-    var pending = document.createElement("span");
-    pending.textContent = box.dataset.pending;
+    var pending = element("span", "", box.dataset.pending);
     pending.setAttribute("data-points-of", entry.id);
     facts.appendChild(pending);
-    item.appendChild(facts);
-    if (entry.errors && entry.errors.length && entry.state !== "failed") {
-      var errors = document.createElement("ul");
-      errors.className = "errors";
-      entry.errors.forEach(function (text) { var li = document.createElement("li"); li.textContent = text; errors.appendChild(li); });
-      item.appendChild(errors);
-    }
-    if (entry.state === "waiting") {
-      // The last hand waiting can be taken back, as Undo takes back the last saved one: its counts
-      // go back into the form to fix and save again, or it is discarded (an earlier one would
-      // leave a gap in the numbers).
-      // An earlier one is fixed in its place (its counts in the form until saved again) or
-      // discarded, the later ones moving up a number.
-      var undo = document.createElement("div");
-      undo.className = "actions";
-      if (away) undo.appendChild(boardLink(box, entry));
-      else if (entry.last) undo.appendChild(button(box.dataset.undo, "", function () { takeBack(entry); }));
-      else undo.appendChild(button(box.dataset.fix, "", function () { fixInPlace(box, entry); }));
-      undo.appendChild(button(box.dataset.discard, "danger", function () { discardWaiting(entry); }));
-      item.appendChild(undo);
-      return item;
-    }
-    // Every hand the server did not take has a way out: try again (or keep it under the next
-    // number), or discard it.
-    var actions = document.createElement("div");
-    actions.className = "actions";
+    return facts;
+  }
+  function errorList(errors) {
+    var list = element("ul", "errors");
+    errors.forEach(function (text) { list.appendChild(element("li", "", text)); });
+    return list;
+  }
+  // The last hand waiting can be taken back, as Undo takes back the last saved one: its counts
+  // go back into the form to fix and save again, or it is discarded (an earlier one would leave a
+  // gap in the numbers). An earlier one is fixed in its place (its counts in the form until saved
+  // again) or discarded, the later ones moving up a number.
+  function waitingActions(box, entry, away) {
+    var undo = element("div", "actions");
+    if (away) undo.appendChild(boardLink(box, entry));
+    else if (entry.last) undo.appendChild(button(box.dataset.undo, "", function () { takeBack(entry); }));
+    else undo.appendChild(button(box.dataset.fix, "", function () { fixInPlace(box, entry); }));
+    undo.appendChild(button(box.dataset.discard, "danger", function () { discardWaiting(entry); }));
+    return undo;
+  }
+  // Every hand the server did not take has a way out: try again (or keep it under the next
+  // number), or discard it.
+  function refusedActions(box, entry) {
+    var actions = element("div", "actions");
     if (entry.state === "conflict" && entry.next) {
       actions.appendChild(button(format(box.dataset.keep, { next: entry.next }), "", function () {
         entry.number = entry.next; entry.state = "waiting"; entry.next = null;
@@ -832,8 +834,7 @@
     }
     var discard = entry.state === "conflict" ? box.dataset.discardMine : box.dataset.discard;
     actions.appendChild(button(discard, "danger", function () { forget(entry.id).then(render); }));
-    item.appendChild(actions);
-    return item;
+    return actions;
   }
 
   // The board of a waiting hand's match, from the list of every entry.
