@@ -419,55 +419,72 @@
     if (!ahead.length && !local) { restoreServed(box, number); return null; }
     return loadEngine(document.body.dataset.engine).then(function (E) {
       var rules = rulesOf(E, match.rules);
-      var sides = match.sides.length;
-      // From the state after the last stored hand, hand by hand, as rules.score_match goes.
-      var score = {
-        totals: match.totals.slice(), status: match.tied ? E.Status.TIED : E.Status.PLAYING,
-        winner: null, outcome: null, pots: match.pots, conditions: null,
-      };
-      // A timed round (the event rule "time"): from hand last_hand on, the side alone highest after
-      // a hand wins (rules.score_match's last_hand; null or left out: no time called).
-      var last = typeof match.last_hand === "number" ? match.last_hand : null;
-      var queued = ahead.slice().sort(function (a, b) { return a.number - b.number; });
-      var scored = [];
-      for (var index = 0; index < queued.length; index += 1) {
-        var entry = queued[index];
-        if (entry.number !== match.hand_count + scored.length + 1 || score.status === E.Status.WON) break;
-        var tallies = talliesOf(E, entry.fields, sides, rules.variant);
-        if (E.validate(tallies, sides, rules.variant).length) break;  // the server says why
-        var hand = E.scoreHand(rules, tallies, score.totals, {
-          tied_before: score.status === E.Status.TIED, pots: score.pots, time_up: last !== null && entry.number >= last,
-        });
-        score = { totals: hand.totals, status: hand.status, winner: hand.winner, outcome: hand.outcome, pots: hand.pots };
-        scored.push({
-          entry: entry, points: hand.points, totals: hand.totals, winner: hand.winner,
-          // What counted (engine.js's HandScore.credited) and who was held at 20.
-          credited: hand.credited && hand.credited.length ? hand.credited : hand.points,
-          held: hand.held && hand.held.length ? hand.held : hand.points.map(function () { return false; }),
-        });
-      }
-      if (!scored.length && !local) { restoreServed(box, number); return; }
-      score.conditions = score.status === E.Status.WON ? null
-        : score.totals.map(function (total) { return E.endgameCondition(rules, total); });
-      scored.forEach(function (done) {
-        var span = box.querySelector('[data-points-of="' + done.entry.id + '"]');
-        if (span) {
-          span.textContent = match.sides.map(function (name, side) { return name + " " + pointsText(said, done, side); }).join(" · ");
-          span.className = "outbox-points";
-        }
-      });
-      var played = match.hand_count + scored.length;
-      showTotals(E, rules, match, said, score, played);
-      showSheet(said, scored);
-      // Won on the phone: no hand after the deciding one (the server's board has no form then).
-      // Only hidden, never kept as served: a copy put back would replace the form being typed in
-      // (the counts of a hand taken back, its number) with the one of when it was kept.
-      var entry = document.getElementById("entry");
-      if (entry) entry.hidden = score.status === E.Status.WON;
-      showNextTurn(E, rules, match, said, score, played);
-      var note = document.querySelector("[data-offline-scored]");
-      if (note) { note.textContent = said.offline; note.hidden = !scored.length; }
+      var run = scoreAhead(E, rules, match, ahead);
+      if (!run.scored.length && !local) { restoreServed(box, number); return; }
+      showScored(E, rules, match, said, box, run);
     }).catch(function () { /* no engine yet (not kept before the signal went): the points wait for the server */ });
+  }
+  // The waiting hands from the state after the last stored hand, hand by hand, as
+  // rules.score_match goes: up to one that is not the next, is not valid (the server says why), or
+  // comes after the deciding one.
+  function scoreAhead(E, rules, match, ahead) {
+    var sides = match.sides.length;
+    var score = {
+      totals: match.totals.slice(), status: match.tied ? E.Status.TIED : E.Status.PLAYING,
+      winner: null, outcome: null, pots: match.pots, conditions: null,
+    };
+    // A timed round (the event rule "time"): from hand last_hand on, the side alone highest after
+    // a hand wins (rules.score_match's last_hand; null or left out: no time called).
+    var last = typeof match.last_hand === "number" ? match.last_hand : null;
+    var queued = ahead.slice().sort(function (a, b) { return a.number - b.number; });
+    var scored = [];
+    for (var index = 0; index < queued.length; index += 1) {
+      var entry = queued[index];
+      if (entry.number !== match.hand_count + scored.length + 1 || score.status === E.Status.WON) break;
+      var tallies = talliesOf(E, entry.fields, sides, rules.variant);
+      if (E.validate(tallies, sides, rules.variant).length) break;
+      var hand = E.scoreHand(rules, tallies, score.totals, {
+        tied_before: score.status === E.Status.TIED, pots: score.pots, time_up: last !== null && entry.number >= last,
+      });
+      score = { totals: hand.totals, status: hand.status, winner: hand.winner, outcome: hand.outcome, pots: hand.pots };
+      scored.push(scoredHand(entry, hand));
+    }
+    return { score: score, scored: scored };
+  }
+  function scoredHand(entry, hand) {
+    return {
+      entry: entry, points: hand.points, totals: hand.totals, winner: hand.winner,
+      // What counted (engine.js's HandScore.credited) and who was held at 20.
+      credited: hand.credited && hand.credited.length ? hand.credited : hand.points,
+      held: hand.held && hand.held.length ? hand.held : hand.points.map(function () { return false; }),
+    };
+  }
+  // The board with the waiting hands scored: each one's points in its row, the totals, the sheet,
+  // the next turn, and the note that says so.
+  function showScored(E, rules, match, said, box, run) {
+    var score = run.score;
+    var scored = run.scored;
+    score.conditions = score.status === E.Status.WON ? null
+      : score.totals.map(function (total) { return E.endgameCondition(rules, total); });
+    scored.forEach(function (done) {
+      var span = box.querySelector('[data-points-of="' + done.entry.id + '"]');
+      if (!span) return;
+      span.textContent = match.sides.map(function (name, side) {
+        return name + " " + pointsText(said, done, side);
+      }).join(" · ");
+      span.className = "outbox-points";
+    });
+    var played = match.hand_count + scored.length;
+    showTotals(E, rules, match, said, score, played);
+    showSheet(said, scored);
+    // Won on the phone: no hand after the deciding one (the server's board has no form then).
+    // Only hidden, never kept as served: a copy put back would replace the form being typed in
+    // (the counts of a hand taken back, its number) with the one of when it was kept.
+    var entry = document.getElementById("entry");
+    if (entry) entry.hidden = score.status === E.Status.WON;
+    showNextTurn(E, rules, match, said, score, played);
+    var note = document.querySelector("[data-offline-scored]");
+    if (note) { note.textContent = said.offline; note.hidden = !scored.length; }
   }
 
   // The totals, who leads or has won, each side's endgame condition; the result when the match
