@@ -11,13 +11,15 @@
 // the server records each once (the id makes a resend harmless) and says when another phone took
 // its number meanwhile. The phone scores the waiting hands with engine.js (the server's rules, in
 // JavaScript, fetched by the worker once per release, loaded only when hands wait): the totals,
-// the next dealer, the winner; the server scores them again when they arrive. Each waiting hand belongs to the account that typed it and is sent only in
-// that account's session; the pages kept belong to an account too. Every answer but "saved" ends
-// in a state the board shows with a way out (try again, discard).
+// the next dealer, the winner; the server scores them again when they arrive. Each waiting hand
+// belongs to the account that typed it and is sent only in that account's session; the pages kept
+// belong to an account too. Every answer but "saved" ends in a state the board shows with a way
+// out (try again, discard).
 //
 // In this file, in order: the pages kept per account and the worker; the outbox's store; what the
-// board shows (the list, the header's badge, the turn); scoring the waiting hands; queueing a hand saved without signal;
-// sending, with retries for a server that is down; the question at logout with hands waiting.
+// board shows (the list, the header's badge, the turn); scoring the waiting hands; queueing a hand
+// saved without signal; sending, with retries for a server that is down; the question at logout
+// with hands waiting.
 (function () {
   "use strict";
   var app = window.casinoApp;
@@ -90,7 +92,9 @@
       return new Promise(function (resolve, reject) {
         var transaction = db.transaction("hands", mode);
         var result = work(transaction.objectStore("hands"));
-        transaction.oncomplete = function () { resolve(result && result.result !== undefined ? result.result : result); };
+        transaction.oncomplete = function () {
+          resolve(result && result.result !== undefined ? result.result : result);
+        };
         transaction.onerror = function () { reject(transaction.error); };
       });
     });
@@ -167,11 +171,16 @@
       var here = own.filter(function (entry) { return entry.match === key; });
       var list = box.querySelector("[data-outbox-list]");
       list.textContent = "";
-      var lastNumber = Math.max.apply(null, here.filter(function (entry) { return entry.state === "waiting"; }).map(function (entry) { return entry.number; }).concat([0]));
+      var numbers = here.filter(function (entry) { return entry.state === "waiting"; })
+        .map(function (entry) { return entry.number; });
+      var lastNumber = Math.max.apply(null, numbers.concat([0]));
       // A match started here without signal: itself first, before its hands.
       var started = matches.filter(function (entry) { return LOCAL + entry.id === key; });
       started.forEach(function (entry) { list.appendChild(matchRow(box, entry)); });
-      here.forEach(function (entry) { entry.last = entry.state === "waiting" && entry.number === lastNumber; list.appendChild(row(box, entry, !form)); });
+      here.forEach(function (entry) {
+        entry.last = entry.state === "waiting" && entry.number === lastNumber;
+        list.appendChild(row(box, entry, !form));
+      });
       box.hidden = here.length === 0 && others.length === 0 && started.length === 0;
       var auth = box.querySelector("[data-outbox-auth]");
       if (auth) auth.hidden = !here.some(function (entry) { return entry.state === "auth"; });
@@ -281,10 +290,10 @@
 
   // --- scoring the waiting hands on the phone --------------------------------------------------
   // The board's match as the server has it (#board-offline-match: the rules, the seats, the
-  // totals, tie and pots after the last stored hand) and its words (#board-offline-words), scored with the waiting hands by engine.js:
-  // each waiting hand's points, the totals, the next dealer and leader, the winner, as the
-  // server's board would show them. What needs the server (ratings, statistics, the shared link)
-  // is said to update when online.
+  // totals, tie and pots after the last stored hand) and its words (#board-offline-words), scored
+  // with the waiting hands by engine.js: each waiting hand's points, the totals, the next dealer
+  // and leader, the winner, as the server's board would show them. What needs the server
+  // (ratings, statistics, the shared link) is said to update when online.
   var engine = null;
   function loadEngine(url) {
     if (window.casinoEngine) return Promise.resolve(window.casinoEngine);
@@ -363,7 +372,9 @@
   }
 
   function words(text, values) {
-    return text.replace(/%\((\w+)\)[sd]/g, function (_, name) { return values[name] === undefined ? "" : values[name]; });
+    return text.replace(/%\((\w+)\)[sd]/g, function (_, name) {
+      return values[name] === undefined ? "" : values[name];
+    });
   }
   function element(tag, className, text) {
     var made = document.createElement(tag);
@@ -386,8 +397,7 @@
     var entry = document.getElementById("entry");
     if (entry) entry.hidden = false;
     if (sentSinceServed && Object.keys(served).length) {
-      var note = document.querySelector("[data-offline-scored]");
-      if (note) note.hidden = true;
+      hideScoredNote();
       refreshBoard();
       return;
     }
@@ -397,6 +407,9 @@
     });
     served = {};
     showTurn(box, number, false);
+    hideScoredNote();
+  }
+  function hideScoredNote() {
     var note = document.querySelector("[data-offline-scored]");
     if (note) note.hidden = true;
   }
@@ -600,23 +613,28 @@
       row.appendChild(head);
       var top = Math.max.apply(null, done.totals);
       var won = done.winner === null || done.winner === undefined ? null : done.winner;
-      var leader = won === null && done.totals.filter(function (total) { return total === top; }).length === 1 ? done.totals.indexOf(top) : null;
+      var alone = done.totals.filter(function (total) { return total === top; }).length === 1;
+      var leader = won === null && alone ? done.totals.indexOf(top) : null;
       done.totals.forEach(function (total, side) {
         var cell = element("td", "side-" + side + (side === leader ? " lead" : side === won ? " won" : ""));
         var points = element("span", "hand-pts", "+" + done.credited[side]);
-        if (done.credited[side] !== done.points[side]) points.appendChild(element("small", "pts-taken", " (" + done.points[side] + ")"));
+        if (done.credited[side] !== done.points[side]) {
+          points.appendChild(element("small", "pts-taken", " (" + done.points[side] + ")"));
+        }
         if (done.held[side]) {
           var held = element("span", "held-mark", "‡");
           held.setAttribute("aria-hidden", "true");
           points.appendChild(held);
-          points.appendChild(element("span", "visually-hidden", " " + words(said.held_at || "", { total: done.totals[side] })));
+          var heldAt = words(said.held_at || "", { total: done.totals[side] });
+          points.appendChild(element("span", "visually-hidden", " " + heldAt));
         }
         cell.appendChild(points);
         cell.appendChild(document.createTextNode(" "));
         cell.appendChild(element("b", "run-total", String(total)));
         if (side === leader || side === won) {
           var mark = element("span", "lead-mark", side === won ? " ★" : " ▲");
-          mark.appendChild(element("span", "visually-hidden", " " + (side === won ? said.winner : said.ahead || said.leads)));
+          var named = side === won ? said.winner : said.ahead || said.leads;
+          mark.appendChild(element("span", "visually-hidden", " " + named));
           cell.appendChild(mark);
         }
         row.appendChild(cell);
@@ -631,7 +649,9 @@
     if (!turn) return;
     if (score.status === E.Status.WON) { turn.hidden = true; return; }
     turn.hidden = false;
-    var next = E.tableTurn(rules, { players: match.seats.length, first_dealer: match.first_dealer, hand_index: played });
+    var next = E.tableTurn(rules, {
+      players: match.seats.length, first_dealer: match.first_dealer, hand_index: played,
+    });
     turn.textContent = "";
     // Time was called (a timed round), as _time_note.html says it: on the hand numbered
     // last_hand, before it (which hand is the last) and after it (the top totals were equal).
@@ -876,7 +896,9 @@
       var head = element("thead");
       var titles = element("tr");
       titles.appendChild(element("td"));
-      [[format(box.dataset.savedAs, { number: entry.number }), "clash-saved"], [box.dataset.yours, "clash-mine"]].forEach(function (title) {
+      var columns = [[format(box.dataset.savedAs, { number: entry.number }), "clash-saved"],
+        [box.dataset.yours, "clash-mine"]];
+      columns.forEach(function (title) {
         var cell = element("th", title[1], title[0]);
         cell.setAttribute("scope", "col");
         titles.appendChild(cell);
@@ -885,8 +907,9 @@
       table.appendChild(head);
       var body = element("tbody");
       function taken(counts) { return (counts.taken || []).join(", ") || "–"; }
-      [[box.dataset.cards, saved.cards, mine.cards], [box.dataset.spades, saved.spades, mine.spades],
-        [box.dataset.special, taken(saved), taken(mine)], [box.dataset.sweeps, saved.sweeps, mine.sweeps]].forEach(function (line) {
+      var counts = [[box.dataset.cards, saved.cards, mine.cards], [box.dataset.spades, saved.spades, mine.spades],
+        [box.dataset.special, taken(saved), taken(mine)], [box.dataset.sweeps, saved.sweeps, mine.sweeps]];
+      counts.forEach(function (line) {
         var tr = element("tr");
         var label = element("th", "", line[0]);
         label.setAttribute("scope", "row");
@@ -925,8 +948,9 @@
       }
       actions.appendChild(button(box.dataset.discard, "danger", function () {
         waiting().then(function (entries) {
-          return forget(entries.filter(function (other) { return other.id === entry.id || other.match === LOCAL + entry.id; })
-            .map(function (other) { return other.id; }));
+          return forget(entries.filter(function (other) {
+            return other.id === entry.id || other.match === LOCAL + entry.id;
+          }).map(function (other) { return other.id; }));
         }).then(function () { window.location.reload(); });
       }));
       item.appendChild(actions);
@@ -938,7 +962,8 @@
   document.addEventListener("click", function (event) {
     if (!event.target.closest || !event.target.closest("[data-outbox-discard-others]")) return;
     waiting().then(function (entries) {
-      return forget(entries.filter(function (entry) { return !mine(entry); }).map(function (entry) { return entry.id; }));
+      var others = entries.filter(function (entry) { return !mine(entry); });
+      return forget(others.map(function (entry) { return entry.id; }));
     }).then(render);
   });
 
@@ -1064,15 +1089,21 @@
       var state = answer && answer.state;
       if (response.ok && state === "saved") {
         started[LOCAL + entry.id] = answer;
-        try { localStorage.setItem("casino-started:" + entry.id, answer.url); } catch (error) { /* the board finds it in the list */ }
+        try {
+          localStorage.setItem("casino-started:" + entry.id, answer.url);
+        } catch (error) { /* the board finds it in the list */ }
         var draft = null;
         try { draft = localStorage.getItem("casino-draft:" + LOCAL + entry.id); } catch (error) { /* none */ }
         if (draft) {
-          try { localStorage.setItem("casino-draft:" + answer.match, draft); } catch (error) { /* lost: only what was being typed */ }
+          try {
+            localStorage.setItem("casino-draft:" + answer.match, draft);
+          } catch (error) { /* lost: only what was being typed */ }
           draftForget(LOCAL + entry.id);
         }
         return waiting().then(function (entries) {
-          var moved = entries.filter(function (other) { return other.match === LOCAL + entry.id || other.rematch_of === LOCAL + entry.id; });
+          var moved = entries.filter(function (other) {
+            return other.match === LOCAL + entry.id || other.rematch_of === LOCAL + entry.id;
+          });
           moved.forEach(function (other) {
             if (other.match === LOCAL + entry.id) { other.match = String(answer.match); other.action = answer.sync; }
             if (other.rematch_of === LOCAL + entry.id) other.rematch_of = String(answer.match);
@@ -1106,7 +1137,8 @@
     }).then(function (response) {
       return answerOf(response).then(function (answer) {
         var state = answer && answer.state;
-        if (response.type === "opaqueredirect" || response.status === 401 || (response.status === 403 && (!answer || state === "account" || state === "auth"))) {
+        var refused = response.status === 403 && (!answer || state === "account" || state === "auth");
+        if (response.type === "opaqueredirect" || response.status === 401 || refused) {
           entry.state = "auth";
           return keep(entry).then(function () { return "stop"; });
         }
