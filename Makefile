@@ -37,8 +37,8 @@ serve: $(STAMP)
 	$(VENV)/bin/gunicorn casino_site.wsgi --config scripts/gunicorn.conf.py --bind $(SERVE_BIND)
 
 # The linters: ruff, the import contracts of .importlinter (docs/ARCHITECTURE.md), mypy with
-# django-stubs ([tool.mypy] in pyproject.toml), no model change without its migration, and ESLint
-# on the JavaScript (eslint.config.js).
+# django-stubs ([tool.mypy] in pyproject.toml), no model change without its migration, ESLint on
+# the JavaScript (eslint.config.js), and in a git checkout no commit subject over 72 characters.
 lint: $(STAMP)
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
@@ -46,6 +46,7 @@ lint: $(STAMP)
 	$(VENV)/bin/mypy
 	$(PY) manage.py makemigrations --check --dry-run
 	npx --no-install eslint scoring/static/scoring tests/engine_diff.js
+	if [ -e .git ]; then scripts/check_subjects.sh; fi
 
 # The whole suite on every core (pytest-xdist: each worker has its own test database and live
 # server), browser tests, migrations and the random evenings included.
