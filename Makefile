@@ -3,14 +3,22 @@ PYTHON ?= python3
 VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
+NODE_STAMP := node_modules/.stamp
 
 .PHONY: messages screenshots run serve test test-fast soak lint format bench-rules bench-pages bench-load bench-match bench-files bench-offline bench-live bench-event install clean
 
-$(STAMP): pyproject.toml
+$(STAMP): pyproject.toml | $(NODE_STAMP)
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
 	$(PY) -m pip install --quiet -e '.[dev,postgres]'
 	touch $(STAMP)
+
+# make lint's JavaScript linter, ESLint (package.json), as package-lock.json pins it: installed
+# again when the lock changes. Without npm, everything but make lint works: it says so and goes on.
+$(NODE_STAMP): package-lock.json
+	@if command -v npm >/dev/null 2>&1; then \
+		echo "npm ci --no-audit --no-fund --silent"; npm ci --no-audit --no-fund --silent && touch $(NODE_STAMP); \
+	else echo "npm not found: make lint needs Node.js and npm for ESLint (apt-get install nodejs npm)"; fi
 
 install: $(STAMP)
 
@@ -29,13 +37,16 @@ serve: $(STAMP)
 	$(VENV)/bin/gunicorn casino_site.wsgi --config scripts/gunicorn.conf.py --bind $(SERVE_BIND)
 
 # The linters: ruff, the import contracts of .importlinter (docs/ARCHITECTURE.md), mypy with
-# django-stubs ([tool.mypy] in pyproject.toml), and no model change without its migration.
+# django-stubs ([tool.mypy] in pyproject.toml), no model change without its migration, ESLint on
+# the JavaScript (eslint.config.js), and in a git checkout no commit subject over 72 characters.
 lint: $(STAMP)
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
 	$(VENV)/bin/lint-imports --no-cache
 	$(VENV)/bin/mypy
 	$(PY) manage.py makemigrations --check --dry-run
+	npx --no-install eslint scoring/static/scoring tests/engine/engine_diff.js
+	if [ -e .git ]; then scripts/check_subjects.sh; fi
 
 # The whole suite on every core (pytest-xdist: each worker has its own test database and live
 # server), browser tests, migrations and the random evenings included.
@@ -79,8 +90,8 @@ soak: $(STAMP)
 # in locale/*/LC_MESSAGES/django.po, then compile; the compiled .mo files are committed.
 LOCALES := bg es ru sl th uk
 messages: $(STAMP)
-	$(PY) manage.py makemessages $(addprefix -l ,$(LOCALES)) --no-location --no-obsolete --ignore=.venv --ignore=tests --ignore=scripts --ignore=staticfiles
-	$(PY) manage.py compilemessages --ignore=.venv
+	$(PY) manage.py makemessages $(addprefix -l ,$(LOCALES)) --no-location --no-obsolete --ignore=.venv --ignore=node_modules --ignore=tests --ignore=scripts --ignore=staticfiles
+	$(PY) manage.py compilemessages --ignore=.venv --ignore=node_modules
 
 # Retake the README's screenshots (the browser tests save them to docs/screenshots).
 screenshots: $(STAMP)
@@ -137,4 +148,4 @@ bench-pages: $(STAMP)
 	DATABASE_URL=$(BENCH_DB) $(PY) manage.py bench_pages --matches 10000 --matches 50000
 
 clean:
-	rm -rf $(VENV) .pytest_cache .ruff_cache .hypothesis .mypy_cache
+	rm -rf $(VENV) node_modules .pytest_cache .ruff_cache .hypothesis .mypy_cache

@@ -1,6 +1,4 @@
-// Progressive enhancement only: every page works without this file. The general helpers: the
-// hand form, htmx's error answers, drafts, the menu, the saved note; hands saved without signal
-// wait in outbox.js's outbox, loaded right after this file.
+// The hand form, htmx's error answers, drafts, the menu, the saved note (the page works without).
 (function () {
   "use strict";
   document.documentElement.classList.add("js");
@@ -68,7 +66,8 @@
     Array.prototype.forEach.call(form.elements, function (field) {
       if (!field.name || field.type === "hidden" || field.type === "submit" || field.type === "button") return;
       if (field.type === "radio") { if (field.checked) values[field.name] = field.value; return; }
-      if (field.value !== "" && !(field.name.indexOf("sweeps_") === 0 && field.value === "0")) values[field.name] = field.value;
+      var sweepsAtZero = field.name.indexOf("sweeps_") === 0 && field.value === "0";
+      if (field.value !== "" && !sweepsAtZero) values[field.name] = field.value;
     });
     try {
       if (Object.keys(values).length) localStorage.setItem(draftKey(form), JSON.stringify(values));
@@ -80,7 +79,8 @@
     try { values = JSON.parse(localStorage.getItem(draftKey(form)) || "null"); } catch (error) { values = null; }
     if (!values) return;
     var typed = Array.prototype.some.call(form.elements, function (field) {
-      return (field.type === "number" && field.value !== "" && field.value !== "0") || (field.type === "radio" && field.checked);
+      return (field.type === "number" && field.value !== "" && field.value !== "0") ||
+        (field.type === "radio" && field.checked);
     });
     if (typed) { draftSave(form); return; }  // the server sent counts back (an error, a moved hand)
     Object.keys(values).forEach(function (name) {

@@ -1,17 +1,5 @@
-// Matches started without signal: a new match from the new-match form, a rematch from a board.
-// Plain JavaScript, no build step. Progressive enhancement only: every page works without this
-// file, and with signal none of it is used (the server starts the match as always).
-//
-// Loaded after outbox.js (whose window.casinoOutbox it uses) by the new-match page, the
-// scoreboard and the board of a match started here (/matches/offline/, which the worker keeps).
-// A match started here waits in the outbox like a hand, with an id of its own; its hands wait
-// under LOCAL + that id. When the signal returns the outbox sends the match first (the server
-// starts it once, whatever the resends), then its hands, and the phone goes to the server's
-// board. Until then this file builds the board from what the match was started with, and
-// outbox.js scores it with engine.js, as it scores any waiting hand.
-//
-// In this file, in order: keeping the pages it needs; reading the new-match form as the server
-// does (MatchForm.clean); a rematch; the board of a match started here.
+// Matches started without signal (a new match, a rematch): they wait in the outbox like hands and
+// are sent first; until then this file builds their board. docs/ARCHITECTURE.md tells the story.
 (function () {
   "use strict";
   var outbox = window.casinoOutbox;
@@ -31,7 +19,8 @@
   function suggested(response) {
     return response.clone().text().then(function (html) {
       var page = new DOMParser().parseFromString(html, "text/html");
-      return Array.prototype.map.call(page.querySelectorAll("datalist option"), function (option) { return option.value; });
+      var options = page.querySelectorAll("datalist option");
+      return Array.prototype.map.call(options, function (option) { return option.value; });
     });
   }
   function keepForLater(url, players) {
@@ -69,7 +58,9 @@
   // already waiting opens.
   function startOnce(entry, same) {
     return outbox.waiting().then(function (entries) {
-      var twin = entries.filter(function (other) { return other.kind === "match" && other.account === entry.account && same(other); })[0];
+      var twin = entries.filter(function (other) {
+        return other.kind === "match" && other.account === entry.account && same(other);
+      })[0];
       if (twin) { window.location.assign(body.localBoard + "#" + twin.id); return null; }
       return start(entry);
     });
@@ -170,7 +161,10 @@
     errors.forEach(function (error) {
       list.appendChild(element("li", "", error[1]));
       var field = form.querySelector('[name="' + error[0] + '"]');
-      if (field && field.type !== "radio") { field.setAttribute("aria-invalid", "true"); field.setAttribute("data-local-invalid", ""); }
+      if (field && field.type !== "radio") {
+        field.setAttribute("aria-invalid", "true");
+        field.setAttribute("data-local-invalid", "");
+      }
     });
     box.appendChild(list);
     box.hidden = !errors.length;
@@ -220,13 +214,16 @@
     starting = true;
     return engine().then(function (E) {
       var rules = outbox.rulesOf(E, match.rules);
-      var next = E.tableTurn(rules, { players: match.seats.length, first_dealer: match.first_dealer, hand_index: played });
+      var next = E.tableTurn(rules, {
+        players: match.seats.length, first_dealer: match.first_dealer, hand_index: played,
+      });
       var heading = document.querySelector(".match-title");
       var game = heading ? (heading.dataset.game || heading.firstChild.textContent).trim() : rules.variant;
+      var totals = match.sides.map(function () { return 0; });
       return startOnce({
         id: outbox.newId(), kind: "match", account: outbox.account(), created: Date.now(), state: "waiting",
         action: body.matchSync, fields: [], circle: "", rematch_of: String(of), game: game,
-        board: boardOf(E, rules, match.sides, match.seats, next.dealer_seat, match.sides.map(function () { return 0; })),
+        board: boardOf(E, rules, match.sides, match.seats, next.dealer_seat, totals),
       }, function (other) { return other.rematch_of === String(of); });
     }).catch(function () { starting = false; });
   }
@@ -267,7 +264,9 @@
     var form = document.querySelector("template[data-local-form]").content.firstElementChild.cloneNode(true);
     form.dataset.draft = LOCAL + entry.id;
     // The game's own hand form where it has one (views.matches.OWN_HAND_FORMS), else Casino's.
-    function fieldsOf(game) { return document.querySelector('template[data-hand-fields="' + match.sides.length + "-" + game + '"]'); }
+    function fieldsOf(game) {
+      return document.querySelector('template[data-hand-fields="' + match.sides.length + "-" + game + '"]');
+    }
     var fields = (fieldsOf(match.rules.variant) || fieldsOf("casino")).content.cloneNode(true);
     named(fields, match.sides);
     form.insertBefore(fields, form.querySelector(".form-actions"));
@@ -300,7 +299,9 @@
     if (!page) return;
     var id = window.location.hash.slice(1);
     outbox.waiting().then(function (entries) {
-      var entry = entries.filter(function (other) { return other.kind === "match" && other.id === id && other.account === outbox.account(); })[0];
+      var entry = entries.filter(function (other) {
+        return other.kind === "match" && other.id === id && other.account === outbox.account();
+      })[0];
       if (!entry) {
         // Sent meanwhile: its board is the server's now.
         var url = null;
@@ -318,7 +319,9 @@
   function sentElsewhere() {
     if (!document.querySelector("[data-local-page]")) return;
     var url = null;
-    try { url = localStorage.getItem("casino-started:" + window.location.hash.slice(1)); } catch (error) { /* not known */ }
+    try {
+      url = localStorage.getItem("casino-started:" + window.location.hash.slice(1));
+    } catch (error) { /* not known */ }
     if (url) window.location.replace(url);
   }
   window.addEventListener("storage", function (event) {

@@ -1,19 +1,5 @@
-// The outbox: hands saved without signal, kept on this phone until they can be sent. Plain
-// JavaScript, no build step. Progressive enhancement only: every page works without this file.
-//
-// base.html loads it right after app.js, both deferred, so it runs after app.js and before
-// DOMContentLoaded; of app.js it uses only window.casinoApp (forgetting a hand's draft, asking the
-// board for what changed).
-//
-// The worker (/sw.js) keeps the app's files and the last version seen of the match list and of
-// each scoreboard, so a reload without signal shows the board. A hand saved without signal waits
-// in an outbox (IndexedDB) with an id of its own, and is sent, in order, when the network is back:
-// the server records each once (the id makes a resend harmless) and says when another phone took
-// its number meanwhile. The phone scores the waiting hands with engine.js (the server's rules, in
-// JavaScript, fetched by the worker once per release, loaded only when hands wait): the totals,
-// the next dealer, the winner; the server scores them again when they arrive. Each waiting hand belongs to the account that typed it and is sent only in
-// that account's session; the pages kept belong to an account too. Every answer but "saved" ends
-// in a state the board shows with a way out (try again, discard).
+// The outbox: hands saved without signal, kept on this phone (IndexedDB) and sent in order when
+// the network is back; scored meanwhile by engine.js. docs/ARCHITECTURE.md tells the whole story.
 (function () {
   "use strict";
   var app = window.casinoApp;
@@ -86,7 +72,9 @@
       return new Promise(function (resolve, reject) {
         var transaction = db.transaction("hands", mode);
         var result = work(transaction.objectStore("hands"));
-        transaction.oncomplete = function () { resolve(result && result.result !== undefined ? result.result : result); };
+        transaction.oncomplete = function () {
+          resolve(result && result.result !== undefined ? result.result : result);
+        };
         transaction.onerror = function () { reject(transaction.error); };
       });
     });
@@ -163,11 +151,16 @@
       var here = own.filter(function (entry) { return entry.match === key; });
       var list = box.querySelector("[data-outbox-list]");
       list.textContent = "";
-      var lastNumber = Math.max.apply(null, here.filter(function (entry) { return entry.state === "waiting"; }).map(function (entry) { return entry.number; }).concat([0]));
+      var numbers = here.filter(function (entry) { return entry.state === "waiting"; })
+        .map(function (entry) { return entry.number; });
+      var lastNumber = Math.max.apply(null, numbers.concat([0]));
       // A match started here without signal: itself first, before its hands.
       var started = matches.filter(function (entry) { return LOCAL + entry.id === key; });
       started.forEach(function (entry) { list.appendChild(matchRow(box, entry)); });
-      here.forEach(function (entry) { entry.last = entry.state === "waiting" && entry.number === lastNumber; list.appendChild(row(box, entry, !form)); });
+      here.forEach(function (entry) {
+        entry.last = entry.state === "waiting" && entry.number === lastNumber;
+        list.appendChild(row(box, entry, !form));
+      });
       box.hidden = here.length === 0 && others.length === 0 && started.length === 0;
       var auth = box.querySelector("[data-outbox-auth]");
       if (auth) auth.hidden = !here.some(function (entry) { return entry.state === "auth"; });
@@ -276,10 +269,10 @@
 
   // --- scoring the waiting hands on the phone --------------------------------------------------
   // The board's match as the server has it (#board-offline-match: the rules, the seats, the
-  // totals, tie and pots after the last stored hand) and its words (#board-offline-words), scored with the waiting hands by engine.js:
-  // each waiting hand's points, the totals, the next dealer and leader, the winner, as the
-  // server's board would show them. What needs the server (ratings, statistics, the shared link)
-  // is said to update when online.
+  // totals, tie and pots after the last stored hand) and its words (#board-offline-words), scored
+  // with the waiting hands by engine.js: each waiting hand's points, the totals, the next dealer
+  // and leader, the winner, as the server's board would show them. What needs the server
+  // (ratings, statistics, the shared link) is said to update when online.
   var engine = null;
   function loadEngine(url) {
     if (window.casinoEngine) return Promise.resolve(window.casinoEngine);
@@ -358,7 +351,9 @@
   }
 
   function words(text, values) {
-    return text.replace(/%\((\w+)\)[sd]/g, function (_, name) { return values[name] === undefined ? "" : values[name]; });
+    return text.replace(/%\((\w+)\)[sd]/g, function (_, name) {
+      return values[name] === undefined ? "" : values[name];
+    });
   }
   function element(tag, className, text) {
     var made = document.createElement(tag);
@@ -381,8 +376,7 @@
     var entry = document.getElementById("entry");
     if (entry) entry.hidden = false;
     if (sentSinceServed && Object.keys(served).length) {
-      var note = document.querySelector("[data-offline-scored]");
-      if (note) note.hidden = true;
+      hideScoredNote();
       refreshBoard();
       return;
     }
@@ -392,6 +386,9 @@
     });
     served = {};
     showTurn(box, number, false);
+    hideScoredNote();
+  }
+  function hideScoredNote() {
     var note = document.querySelector("[data-offline-scored]");
     if (note) note.hidden = true;
   }
@@ -414,55 +411,72 @@
     if (!ahead.length && !local) { restoreServed(box, number); return null; }
     return loadEngine(document.body.dataset.engine).then(function (E) {
       var rules = rulesOf(E, match.rules);
-      var sides = match.sides.length;
-      // From the state after the last stored hand, hand by hand, as rules.score_match goes.
-      var score = {
-        totals: match.totals.slice(), status: match.tied ? E.Status.TIED : E.Status.PLAYING,
-        winner: null, outcome: null, pots: match.pots, conditions: null,
-      };
-      // A timed round (the event rule "time"): from hand last_hand on, the side alone highest after
-      // a hand wins (rules.score_match's last_hand; null or left out: no time called).
-      var last = typeof match.last_hand === "number" ? match.last_hand : null;
-      var queued = ahead.slice().sort(function (a, b) { return a.number - b.number; });
-      var scored = [];
-      for (var index = 0; index < queued.length; index += 1) {
-        var entry = queued[index];
-        if (entry.number !== match.hand_count + scored.length + 1 || score.status === E.Status.WON) break;
-        var tallies = talliesOf(E, entry.fields, sides, rules.variant);
-        if (E.validate(tallies, sides, rules.variant).length) break;  // the server says why
-        var hand = E.scoreHand(rules, tallies, score.totals, {
-          tied_before: score.status === E.Status.TIED, pots: score.pots, time_up: last !== null && entry.number >= last,
-        });
-        score = { totals: hand.totals, status: hand.status, winner: hand.winner, outcome: hand.outcome, pots: hand.pots };
-        scored.push({
-          entry: entry, points: hand.points, totals: hand.totals, winner: hand.winner,
-          // What counted (engine.js's HandScore.credited) and who was held at 20.
-          credited: hand.credited && hand.credited.length ? hand.credited : hand.points,
-          held: hand.held && hand.held.length ? hand.held : hand.points.map(function () { return false; }),
-        });
-      }
-      if (!scored.length && !local) { restoreServed(box, number); return; }
-      score.conditions = score.status === E.Status.WON ? null
-        : score.totals.map(function (total) { return E.endgameCondition(rules, total); });
-      scored.forEach(function (done) {
-        var span = box.querySelector('[data-points-of="' + done.entry.id + '"]');
-        if (span) {
-          span.textContent = match.sides.map(function (name, side) { return name + " " + pointsText(said, done, side); }).join(" · ");
-          span.className = "outbox-points";
-        }
-      });
-      var played = match.hand_count + scored.length;
-      showTotals(E, rules, match, said, score, played);
-      showSheet(said, scored);
-      // Won on the phone: no hand after the deciding one (the server's board has no form then).
-      // Only hidden, never kept as served: a copy put back would replace the form being typed in
-      // (the counts of a hand taken back, its number) with the one of when it was kept.
-      var entry = document.getElementById("entry");
-      if (entry) entry.hidden = score.status === E.Status.WON;
-      showNextTurn(E, rules, match, said, score, played);
-      var note = document.querySelector("[data-offline-scored]");
-      if (note) { note.textContent = said.offline; note.hidden = !scored.length; }
+      var run = scoreAhead(E, rules, match, ahead);
+      if (!run.scored.length && !local) { restoreServed(box, number); return; }
+      showScored(E, rules, match, said, box, run);
     }).catch(function () { /* no engine yet (not kept before the signal went): the points wait for the server */ });
+  }
+  // The waiting hands from the state after the last stored hand, hand by hand, as
+  // rules.score_match goes: up to one that is not the next, is not valid (the server says why), or
+  // comes after the deciding one.
+  function scoreAhead(E, rules, match, ahead) {
+    var sides = match.sides.length;
+    var score = {
+      totals: match.totals.slice(), status: match.tied ? E.Status.TIED : E.Status.PLAYING,
+      winner: null, outcome: null, pots: match.pots, conditions: null,
+    };
+    // A timed round (the event rule "time"): from hand last_hand on, the side alone highest after
+    // a hand wins (rules.score_match's last_hand; null or left out: no time called).
+    var last = typeof match.last_hand === "number" ? match.last_hand : null;
+    var queued = ahead.slice().sort(function (a, b) { return a.number - b.number; });
+    var scored = [];
+    for (var index = 0; index < queued.length; index += 1) {
+      var entry = queued[index];
+      if (entry.number !== match.hand_count + scored.length + 1 || score.status === E.Status.WON) break;
+      var tallies = talliesOf(E, entry.fields, sides, rules.variant);
+      if (E.validate(tallies, sides, rules.variant).length) break;
+      var hand = E.scoreHand(rules, tallies, score.totals, {
+        tied_before: score.status === E.Status.TIED, pots: score.pots, time_up: last !== null && entry.number >= last,
+      });
+      score = { totals: hand.totals, status: hand.status, winner: hand.winner, outcome: hand.outcome, pots: hand.pots };
+      scored.push(scoredHand(entry, hand));
+    }
+    return { score: score, scored: scored };
+  }
+  function scoredHand(entry, hand) {
+    return {
+      entry: entry, points: hand.points, totals: hand.totals, winner: hand.winner,
+      // What counted (engine.js's HandScore.credited) and who was held at 20.
+      credited: hand.credited && hand.credited.length ? hand.credited : hand.points,
+      held: hand.held && hand.held.length ? hand.held : hand.points.map(function () { return false; }),
+    };
+  }
+  // The board with the waiting hands scored: each one's points in its row, the totals, the sheet,
+  // the next turn, and the note that says so.
+  function showScored(E, rules, match, said, box, run) {
+    var score = run.score;
+    var scored = run.scored;
+    score.conditions = score.status === E.Status.WON ? null
+      : score.totals.map(function (total) { return E.endgameCondition(rules, total); });
+    scored.forEach(function (done) {
+      var span = box.querySelector('[data-points-of="' + done.entry.id + '"]');
+      if (!span) return;
+      span.textContent = match.sides.map(function (name, side) {
+        return name + " " + pointsText(said, done, side);
+      }).join(" · ");
+      span.className = "outbox-points";
+    });
+    var played = match.hand_count + scored.length;
+    showTotals(E, rules, match, said, score, played);
+    showSheet(said, scored);
+    // Won on the phone: no hand after the deciding one (the server's board has no form then).
+    // Only hidden, never kept as served: a copy put back would replace the form being typed in
+    // (the counts of a hand taken back, its number) with the one of when it was kept.
+    var entry = document.getElementById("entry");
+    if (entry) entry.hidden = score.status === E.Status.WON;
+    showNextTurn(E, rules, match, said, score, played);
+    var note = document.querySelector("[data-offline-scored]");
+    if (note) { note.textContent = said.offline; note.hidden = !scored.length; }
   }
 
   // The totals, who leads or has won, each side's endgame condition; the result when the match
@@ -471,61 +485,83 @@
     var status = keepServed("board-status");
     if (!status) return;
     status.textContent = "";
-    var totals = element("section", "totals sides-" + match.sides.length);
-    totals.setAttribute("aria-label", status.dataset.label || "");
-    totals.setAttribute("aria-live", "polite");
     var top = Math.max.apply(null, score.totals);
-    var leader = score.status === E.Status.PLAYING && score.totals.filter(function (total) { return total === top; }).length === 1
-      ? score.totals.indexOf(top) : null;
-    match.sides.forEach(function (name, side) {
-      var won = score.status === E.Status.WON && score.winner === side;
-      var card = element("div", "total-card side-" + side + (won ? " winner" : side === leader ? " leader" : ""));
-      card.appendChild(element("span", "side-name", name));
-      if (won) card.appendChild(element("span", "badge", "★ " + said.winner));
-      else if (side === leader) card.appendChild(element("span", "badge", "▲ " + (said.ahead || said.leads)));
-      var total = element("span", "side-total", String(score.totals[side]));
-      total.setAttribute("data-total", String(side));
-      card.appendChild(total);
-      var condition = score.conditions ? score.conditions[side] : null;
-      if (condition) card.appendChild(element("span", "condition", words(said.condition, { total: score.totals[side], what: said.taken[condition] })));
-      totals.appendChild(card);
-    });
-    status.appendChild(totals);
+    status.appendChild(totalsOf(E, match, said, score, top, status.dataset.label));
     if (score.status === E.Status.WON) {
-      var winner = match.sides[score.winner];
-      var outcome = score.outcome;
-      // A kind the words do not have yet says no reason rather than a wrong one ("time" is not
-      // "reached"): only the final score.
-      var phrase = said.outcome[outcome.kind + ":" + outcome.category] || said.outcome[outcome.kind] ||
-        (outcome.kind === "time" ? "" : said.outcome.reached);
-      var result = element("section", "result");
-      result.setAttribute("role", "status");
-      // A team takes the plural (said.wins by players per side; one string on a page kept from
-      // before there were forms).
-      var players = match.seats.length / match.sides.length;
-      var wins = typeof said.wins === "string" ? said.wins : said.wins[players] || said.wins[1];
-      result.appendChild(element("h2", "", words(wins, { name: winner })));
-      var why = phrase ? words(phrase, {
-        name: winner, what: said.taken[outcome.category] || "", target: rules.target, total: score.totals[score.winner],
-        before: rules.target - (said.condition_short[outcome.category] || said.condition_short[""]),
-      }) : "";
-      var final = match.sides.map(function (name, side) { return name + " " + score.totals[side]; }).join(" – ");
-      result.appendChild(element("p", "", (why ? why + " " : "") + said.final + " " + final));
-      // Won on the phone: the rematch starts on the phone too (local.js), after this match's hands.
-      var form = handForm();
-      if (window.casinoLocal && form) {
-        var again = button(said.rematch, "primary big", function () {
-          window.casinoLocal.rematch(match, played, form.dataset.draft);
-        });
-        again.setAttribute("data-local-rematch", "");
-        result.appendChild(again);
-      }
-      status.appendChild(result);
+      status.appendChild(resultOf(rules, match, said, score, played));
     } else if (score.status === E.Status.TIED) {
       var tied = element("p", "tied", words(said.tied, { total: top }));
       tied.setAttribute("role", "status");
       status.appendChild(tied);
     }
+  }
+  // A card per side: its total, the winner's or the side alone ahead's badge, its condition.
+  function totalsOf(E, match, said, score, top, label) {
+    var totals = element("section", "totals sides-" + match.sides.length);
+    totals.setAttribute("aria-label", label || "");
+    totals.setAttribute("aria-live", "polite");
+    var alone = score.totals.filter(function (total) { return total === top; }).length === 1;
+    var leader = score.status === E.Status.PLAYING && alone ? score.totals.indexOf(top) : null;
+    var winner = score.status === E.Status.WON ? score.winner : null;
+    match.sides.forEach(function (name, side) {
+      var role = side === winner ? "winner" : side === leader ? "leader" : "";
+      totals.appendChild(totalCard(said, score, name, side, role));
+    });
+    return totals;
+  }
+  function totalCard(said, score, name, side, role) {
+    var card = element("div", "total-card side-" + side + (role ? " " + role : ""));
+    card.appendChild(element("span", "side-name", name));
+    if (role === "winner") card.appendChild(element("span", "badge", "★ " + said.winner));
+    else if (role === "leader") card.appendChild(element("span", "badge", "▲ " + (said.ahead || said.leads)));
+    var total = element("span", "side-total", String(score.totals[side]));
+    total.setAttribute("data-total", String(side));
+    card.appendChild(total);
+    var condition = score.conditions ? score.conditions[side] : null;
+    if (condition) {
+      var what = said.taken[condition];
+      card.appendChild(element("span", "condition", words(said.condition, { total: score.totals[side], what: what })));
+    }
+    return card;
+  }
+  // A match won: who won, why, the final score; the rematch.
+  function resultOf(rules, match, said, score, played) {
+    var winner = match.sides[score.winner];
+    var result = element("section", "result");
+    result.setAttribute("role", "status");
+    // A team takes the plural (said.wins by players per side; one string on a page kept from
+    // before there were forms).
+    var players = match.seats.length / match.sides.length;
+    var wins = typeof said.wins === "string" ? said.wins : said.wins[players] || said.wins[1];
+    result.appendChild(element("h2", "", words(wins, { name: winner })));
+    var why = whyWon(rules, said, score, winner);
+    var final = match.sides.map(function (name, side) { return name + " " + score.totals[side]; }).join(" – ");
+    result.appendChild(element("p", "", (why ? why + " " : "") + said.final + " " + final));
+    var again = rematchButton(match, said, played);
+    if (again) result.appendChild(again);
+    return result;
+  }
+  function whyWon(rules, said, score, winner) {
+    var outcome = score.outcome;
+    // A kind the words do not have yet says no reason rather than a wrong one ("time" is not
+    // "reached"): only the final score.
+    var phrase = said.outcome[outcome.kind + ":" + outcome.category] || said.outcome[outcome.kind] ||
+      (outcome.kind === "time" ? "" : said.outcome.reached);
+    if (!phrase) return "";
+    return words(phrase, {
+      name: winner, what: said.taken[outcome.category] || "", target: rules.target, total: score.totals[score.winner],
+      before: rules.target - (said.condition_short[outcome.category] || said.condition_short[""]),
+    });
+  }
+  // Won on the phone: the rematch starts on the phone too (local.js), after this match's hands.
+  function rematchButton(match, said, played) {
+    var form = handForm();
+    if (!window.casinoLocal || !form) return null;
+    var again = button(said.rematch, "primary big", function () {
+      window.casinoLocal.rematch(match, played, form.dataset.draft);
+    });
+    again.setAttribute("data-local-rematch", "");
+    return again;
   }
 
   // What a side's hand counted, as _cell_points.html says it: "3", then what its cards were
@@ -556,23 +592,28 @@
       row.appendChild(head);
       var top = Math.max.apply(null, done.totals);
       var won = done.winner === null || done.winner === undefined ? null : done.winner;
-      var leader = won === null && done.totals.filter(function (total) { return total === top; }).length === 1 ? done.totals.indexOf(top) : null;
+      var alone = done.totals.filter(function (total) { return total === top; }).length === 1;
+      var leader = won === null && alone ? done.totals.indexOf(top) : null;
       done.totals.forEach(function (total, side) {
         var cell = element("td", "side-" + side + (side === leader ? " lead" : side === won ? " won" : ""));
         var points = element("span", "hand-pts", "+" + done.credited[side]);
-        if (done.credited[side] !== done.points[side]) points.appendChild(element("small", "pts-taken", " (" + done.points[side] + ")"));
+        if (done.credited[side] !== done.points[side]) {
+          points.appendChild(element("small", "pts-taken", " (" + done.points[side] + ")"));
+        }
         if (done.held[side]) {
           var held = element("span", "held-mark", "‡");
           held.setAttribute("aria-hidden", "true");
           points.appendChild(held);
-          points.appendChild(element("span", "visually-hidden", " " + words(said.held_at || "", { total: done.totals[side] })));
+          var heldAt = words(said.held_at || "", { total: done.totals[side] });
+          points.appendChild(element("span", "visually-hidden", " " + heldAt));
         }
         cell.appendChild(points);
         cell.appendChild(document.createTextNode(" "));
         cell.appendChild(element("b", "run-total", String(total)));
         if (side === leader || side === won) {
           var mark = element("span", "lead-mark", side === won ? " ★" : " ▲");
-          mark.appendChild(element("span", "visually-hidden", " " + (side === won ? said.winner : said.ahead || said.leads)));
+          var named = side === won ? said.winner : said.ahead || said.leads;
+          mark.appendChild(element("span", "visually-hidden", " " + named));
           cell.appendChild(mark);
         }
         row.appendChild(cell);
@@ -587,7 +628,9 @@
     if (!turn) return;
     if (score.status === E.Status.WON) { turn.hidden = true; return; }
     turn.hidden = false;
-    var next = E.tableTurn(rules, { players: match.seats.length, first_dealer: match.first_dealer, hand_index: played });
+    var next = E.tableTurn(rules, {
+      players: match.seats.length, first_dealer: match.first_dealer, hand_index: played,
+    });
     turn.textContent = "";
     // Time was called (a timed round), as _time_note.html says it: on the hand numbered
     // last_hand, before it (which hand is the last) and after it (the top totals were equal).
@@ -738,58 +781,60 @@
   // A waiting hand's row; `away`: not on its match's open board (the list of every entry, a
   // finished board), where its counts cannot go back into a form.
   function row(box, entry, away) {
-    var item = document.createElement("li");
-    item.className = "outbox-hand outbox-" + entry.state;
-    var title = document.createElement("p");
-    title.className = "outbox-title";
-    var states = { waiting: box.dataset.waiting, auth: box.dataset.waiting, conflict: entry.next ? box.dataset.conflict : box.dataset.conflictOver, invalid: box.dataset.invalid, failed: box.dataset.failed };
-    title.textContent = format(states[entry.state] || box.dataset.waiting, { number: entry.number, next: entry.next });
-    item.appendChild(title);
+    var item = element("li", "outbox-hand outbox-" + entry.state);
+    item.appendChild(element("p", "outbox-title", rowTitle(box, entry)));
     // Another phone's hand under this number beside this one: the same hand typed twice, or
     // the next one.
     if (entry.state === "conflict" && entry.saved && entry.mine) item.appendChild(versions(box, entry));
-    if (entry.state === "failed") {
-      item.appendChild(element("p", "outbox-reason", failure(box, entry)));
-    }
+    if (entry.state === "failed") item.appendChild(element("p", "outbox-reason", failure(box, entry)));
+    item.appendChild(checksOf(box, entry));
+    if (entry.errors && entry.errors.length && entry.state !== "failed") item.appendChild(errorList(entry.errors));
+    item.appendChild(entry.state === "waiting" ? waitingActions(box, entry, away) : refusedActions(box, entry));
+    return item;
+  }
+  function rowTitle(box, entry) {
+    var states = {
+      waiting: box.dataset.waiting, auth: box.dataset.waiting, invalid: box.dataset.invalid, failed: box.dataset.failed,
+      conflict: entry.next ? box.dataset.conflict : box.dataset.conflictOver,
+    };
+    return format(states[entry.state] || box.dataset.waiting, { number: entry.number, next: entry.next });
+  }
+  // What the deck says of the hand's counts (deckChecks), then where its points go once scored.
+  function checksOf(box, entry) {
     var checks = deckChecks(entry.fields);
-    var facts = document.createElement("p");
-    facts.className = "outbox-checks small";
-    [["cards", box.dataset.checkCards], ["spades", box.dataset.checkSpades], ["special", box.dataset.checkSpecial]].forEach(function (check) {
-      var span = document.createElement("span");
-      span.textContent = (checks[check[0]] ? "✓ " : "⚠ ") + check[1];
-      span.className = checks[check[0]] ? "check-ok" : "check-off";
-      facts.appendChild(span);
+    var facts = element("p", "outbox-checks small");
+    var named = [["cards", box.dataset.checkCards], ["spades", box.dataset.checkSpades],
+      ["special", box.dataset.checkSpecial]];
+    named.forEach(function (check) {
+      var fine = checks[check[0]];
+      facts.appendChild(element("span", fine ? "check-ok" : "check-off", (fine ? "✓ " : "⚠ ") + check[1]));
     });
-    var pending = document.createElement("span");
-    pending.textContent = box.dataset.pending;
+    var pending = element("span", "", box.dataset.pending);
     pending.setAttribute("data-points-of", entry.id);
     facts.appendChild(pending);
-    item.appendChild(facts);
-    if (entry.errors && entry.errors.length && entry.state !== "failed") {
-      var errors = document.createElement("ul");
-      errors.className = "errors";
-      entry.errors.forEach(function (text) { var li = document.createElement("li"); li.textContent = text; errors.appendChild(li); });
-      item.appendChild(errors);
-    }
-    if (entry.state === "waiting") {
-      // The last hand waiting can be taken back, as Undo takes back the last saved one: its counts
-      // go back into the form to fix and save again, or it is discarded (an earlier one would
-      // leave a gap in the numbers).
-      // An earlier one is fixed in its place (its counts in the form until saved again) or
-      // discarded, the later ones moving up a number.
-      var undo = document.createElement("div");
-      undo.className = "actions";
-      if (away) undo.appendChild(boardLink(box, entry));
-      else if (entry.last) undo.appendChild(button(box.dataset.undo, "", function () { takeBack(entry); }));
-      else undo.appendChild(button(box.dataset.fix, "", function () { fixInPlace(box, entry); }));
-      undo.appendChild(button(box.dataset.discard, "danger", function () { discardWaiting(entry); }));
-      item.appendChild(undo);
-      return item;
-    }
-    // Every hand the server did not take has a way out: try again (or keep it under the next
-    // number), or discard it.
-    var actions = document.createElement("div");
-    actions.className = "actions";
+    return facts;
+  }
+  function errorList(errors) {
+    var list = element("ul", "errors");
+    errors.forEach(function (text) { list.appendChild(element("li", "", text)); });
+    return list;
+  }
+  // The last hand waiting can be taken back, as Undo takes back the last saved one: its counts
+  // go back into the form to fix and save again, or it is discarded (an earlier one would leave a
+  // gap in the numbers). An earlier one is fixed in its place (its counts in the form until saved
+  // again) or discarded, the later ones moving up a number.
+  function waitingActions(box, entry, away) {
+    var undo = element("div", "actions");
+    if (away) undo.appendChild(boardLink(box, entry));
+    else if (entry.last) undo.appendChild(button(box.dataset.undo, "", function () { takeBack(entry); }));
+    else undo.appendChild(button(box.dataset.fix, "", function () { fixInPlace(box, entry); }));
+    undo.appendChild(button(box.dataset.discard, "danger", function () { discardWaiting(entry); }));
+    return undo;
+  }
+  // Every hand the server did not take has a way out: try again (or keep it under the next
+  // number), or discard it.
+  function refusedActions(box, entry) {
+    var actions = element("div", "actions");
     if (entry.state === "conflict" && entry.next) {
       actions.appendChild(button(format(box.dataset.keep, { next: entry.next }), "", function () {
         entry.number = entry.next; entry.state = "waiting"; entry.next = null;
@@ -805,8 +850,7 @@
     }
     var discard = entry.state === "conflict" ? box.dataset.discardMine : box.dataset.discard;
     actions.appendChild(button(discard, "danger", function () { forget(entry.id).then(render); }));
-    item.appendChild(actions);
-    return item;
+    return actions;
   }
 
   // The board of a waiting hand's match, from the list of every entry.
@@ -831,7 +875,9 @@
       var head = element("thead");
       var titles = element("tr");
       titles.appendChild(element("td"));
-      [[format(box.dataset.savedAs, { number: entry.number }), "clash-saved"], [box.dataset.yours, "clash-mine"]].forEach(function (title) {
+      var columns = [[format(box.dataset.savedAs, { number: entry.number }), "clash-saved"],
+        [box.dataset.yours, "clash-mine"]];
+      columns.forEach(function (title) {
         var cell = element("th", title[1], title[0]);
         cell.setAttribute("scope", "col");
         titles.appendChild(cell);
@@ -840,8 +886,9 @@
       table.appendChild(head);
       var body = element("tbody");
       function taken(counts) { return (counts.taken || []).join(", ") || "–"; }
-      [[box.dataset.cards, saved.cards, mine.cards], [box.dataset.spades, saved.spades, mine.spades],
-        [box.dataset.special, taken(saved), taken(mine)], [box.dataset.sweeps, saved.sweeps, mine.sweeps]].forEach(function (line) {
+      var counts = [[box.dataset.cards, saved.cards, mine.cards], [box.dataset.spades, saved.spades, mine.spades],
+        [box.dataset.special, taken(saved), taken(mine)], [box.dataset.sweeps, saved.sweeps, mine.sweeps]];
+      counts.forEach(function (line) {
         var tr = element("tr");
         var label = element("th", "", line[0]);
         label.setAttribute("scope", "row");
@@ -880,8 +927,9 @@
       }
       actions.appendChild(button(box.dataset.discard, "danger", function () {
         waiting().then(function (entries) {
-          return forget(entries.filter(function (other) { return other.id === entry.id || other.match === LOCAL + entry.id; })
-            .map(function (other) { return other.id; }));
+          return forget(entries.filter(function (other) {
+            return other.id === entry.id || other.match === LOCAL + entry.id;
+          }).map(function (other) { return other.id; }));
         }).then(function () { window.location.reload(); });
       }));
       item.appendChild(actions);
@@ -893,7 +941,8 @@
   document.addEventListener("click", function (event) {
     if (!event.target.closest || !event.target.closest("[data-outbox-discard-others]")) return;
     waiting().then(function (entries) {
-      return forget(entries.filter(function (entry) { return !mine(entry); }).map(function (entry) { return entry.id; }));
+      var others = entries.filter(function (entry) { return !mine(entry); });
+      return forget(others.map(function (entry) { return entry.id; }));
     }).then(render);
   });
 
@@ -1019,15 +1068,21 @@
       var state = answer && answer.state;
       if (response.ok && state === "saved") {
         started[LOCAL + entry.id] = answer;
-        try { localStorage.setItem("casino-started:" + entry.id, answer.url); } catch (error) { /* the board finds it in the list */ }
+        try {
+          localStorage.setItem("casino-started:" + entry.id, answer.url);
+        } catch (error) { /* the board finds it in the list */ }
         var draft = null;
         try { draft = localStorage.getItem("casino-draft:" + LOCAL + entry.id); } catch (error) { /* none */ }
         if (draft) {
-          try { localStorage.setItem("casino-draft:" + answer.match, draft); } catch (error) { /* lost: only what was being typed */ }
+          try {
+            localStorage.setItem("casino-draft:" + answer.match, draft);
+          } catch (error) { /* lost: only what was being typed */ }
           draftForget(LOCAL + entry.id);
         }
         return waiting().then(function (entries) {
-          var moved = entries.filter(function (other) { return other.match === LOCAL + entry.id || other.rematch_of === LOCAL + entry.id; });
+          var moved = entries.filter(function (other) {
+            return other.match === LOCAL + entry.id || other.rematch_of === LOCAL + entry.id;
+          });
           moved.forEach(function (other) {
             if (other.match === LOCAL + entry.id) { other.match = String(answer.match); other.action = answer.sync; }
             if (other.rematch_of === LOCAL + entry.id) other.rematch_of = String(answer.match);
@@ -1061,7 +1116,8 @@
     }).then(function (response) {
       return answerOf(response).then(function (answer) {
         var state = answer && answer.state;
-        if (response.type === "opaqueredirect" || response.status === 401 || (response.status === 403 && (!answer || state === "account" || state === "auth"))) {
+        var refused = response.status === 403 && (!answer || state === "account" || state === "auth");
+        if (response.type === "opaqueredirect" || response.status === 401 || refused) {
           entry.state = "auth";
           return keep(entry).then(function () { return "stop"; });
         }
@@ -1094,41 +1150,55 @@
     });
   }
 
+  // What an entry holds back when the server does not take it: a match started here, its hands
+  // and a rematch of it; a hand, the later hands of its match.
+  function holds(entry) { return isMatch(entry) ? LOCAL + entry.id : entry.match; }
+  // The match an entry comes after (a hand's own, the one a rematch follows); once that match is
+  // on the server (started in this round or an earlier one), the entry names it by its number.
+  function comesAfter(entry) {
+    var after = isMatch(entry) ? entry.rematch_of : entry.match;
+    var begun = after && started[after];
+    if (!begun) return after;
+    if (isMatch(entry)) entry.rematch_of = String(begun.match);
+    else { entry.match = String(begun.match); entry.action = begun.sync; }
+    return String(begun.match);
+  }
+  // One round of sending this account's entries, one at a time in the order they were saved;
+  // says how many the server took. An entry is not sent after an earlier one of its match that
+  // the server did not take ("match"), nor before its match is on the server, nor after "stop".
+  async function sendDue(entries) {
+    var now = Date.now();
+    var held = {};  // holds(entry) of an entry not taken: the ones after it wait for it
+    // Held from the start: a match the server refused, an entry tried again later.
+    var toSend = entries.filter(mine).filter(function (entry) {
+      var go = due(entry, now);
+      var refused = entry.state === "failed" || (isMatch(entry) && entry.state === "invalid");
+      if (!go && refused) held[holds(entry)] = true;
+      return go;
+    });
+    var sent = 0;
+    var goOn = true;
+    for (var index = 0; index < toSend.length; index += 1) {
+      var entry = toSend[index];
+      var key = holds(entry);
+      var after = comesAfter(entry);
+      if (!goOn || held[key] || (after && (held[after] || after.indexOf(LOCAL) === 0))) {
+        held[key] = true;
+        continue;
+      }
+      var outcome = await (isMatch(entry) ? sendMatch(entry) : send(entry));
+      if (outcome === "sent") sent += 1;
+      if (outcome === "match") held[key] = true;
+      goOn = outcome !== "stop";
+    }
+    return sent;
+  }
+
   var sending = false;
   function sendOutbox() {
     if (sending || !navigator.onLine || !account()) return Promise.resolve();
     sending = true;
-    var sent = 0;
-    return waiting().then(function (entries) {
-      var now = Date.now();
-      var held = {};  // matches whose earlier hand was not taken: the later ones wait for it
-      var chain = Promise.resolve(true);
-      entries.filter(mine).forEach(function (entry) {
-        // What a match started here holds back: its hands, and a rematch of it.
-        var key = isMatch(entry) ? LOCAL + entry.id : entry.match;
-        if (isMatch(entry) && entry.state === "invalid") { held[key] = true; return; }
-        if (entry.state === "failed" && !due(entry, now)) { held[key] = true; return; }
-        if (!due(entry, now)) return;
-        chain = chain.then(function (goOn) {
-          var after = isMatch(entry) ? entry.rematch_of : entry.match;
-          if (after && started[after]) {  // its match was started on the server just now
-            if (isMatch(entry)) entry.rematch_of = String(started[after].match);
-            else { entry.match = String(started[after].match); entry.action = started[after].sync; }
-            after = isMatch(entry) ? entry.rematch_of : entry.match;
-          }
-          if (!goOn || held[key] || (after && (held[after] || after.indexOf(LOCAL) === 0))) {
-            held[key] = true;
-            return goOn;
-          }
-          return (isMatch(entry) ? sendMatch(entry) : send(entry)).then(function (outcome) {
-            if (outcome === "sent") sent += 1;
-            if (outcome === "match") held[key] = true;
-            return outcome !== "stop";
-          });
-        });
-      });
-      return chain;
-    }).then(function () {
+    return waiting().then(sendDue).then(function (sent) {
       sending = false;
       // The board of a match started here, now on the server: go to the server's board.
       var form = handForm();
