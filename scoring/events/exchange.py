@@ -17,11 +17,11 @@ from django.template.defaultfilters import filesizeformat
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from scoring.engine import matchdoc
+from scoring.engine import matchdoc, standings
 from scoring.engine.matchdoc import DocumentError, MatchDoc
 from scoring.events import services as events
-from scoring.events.selectors import EventState
 from scoring.events.services import MAX_PLAYERS, MAX_ROUNDS
+from scoring.events.state import EventState
 from scoring.matches import bulk, ratings
 from scoring.models import (
     Circle,
@@ -84,19 +84,25 @@ def event_json(event: Event) -> dict[str, Any]:
         ],
         "standings": [
             {
-                "place": line.row.place,
-                "name": line.name,
-                "match_points": line.row.match_points,
-                "played": line.row.played,
-                "byes": line.row.byes,
-                "head_to_head": line.row.head_to_head,
-                "difference": line.row.difference,
-                "opponents": line.row.opponents,
-                "scored": line.row.scored,
+                "place": row.place,
+                "name": name,
+                "match_points": row.match_points,
+                "played": row.played,
+                "byes": row.byes,
+                "head_to_head": row.head_to_head,
+                "difference": row.difference,
+                "opponents": row.opponents,
+                "scored": row.scored,
             }
-            for line in state.standings
+            for name, row in _standings(state)
         ],
     }
+
+
+def _standings(state: EventState) -> list[tuple[str, standings.Row]]:
+    """The standings' rows, each with its player's name."""
+    names = {entrant.player_id: entrant.player.name for entrant in state.entrants}
+    return [(names[row.player], row) for row in state.standing_rows()]
 
 
 RESULT_COLUMNS = ("round", "table", "side_1", "side_2", "total_1", "total_2", "result")
@@ -120,12 +126,11 @@ def event_csv(event: Event) -> str:
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\r\n")
     writer.writerow(STANDING_COLUMNS)
-    for line in state.standings:
-        row = line.row
+    for name, row in _standings(state):
         writer.writerow(
             [
                 row.place,
-                exchange.csv_text(line.name),
+                exchange.csv_text(name),
                 row.match_points,
                 row.played,
                 row.byes,

@@ -18,7 +18,7 @@ from django.utils.translation import ngettext
 
 from scoring.engine import pairing
 from scoring.engine.rules import Rules
-from scoring.events.selectors import EventState, OpenTable
+from scoring.events.state import EventState, OpenTable
 from scoring.matches import bulk, services
 from scoring.models import Circle, Event, EventPlayer, EventRound, EventTable, Match, Player
 
