@@ -144,32 +144,54 @@ def round_pair(*, event: Event, number: int, by: User | None = None) -> EventRou
     if existing is not None:
         return existing
     state = EventState(event)
+    refusal = _round_refusal(state, number)
+    if refusal is not None:
+        raise ValidationError(refusal)
+    ids, scores = _order(state, number)
+    paired = _round_pairing(state, number, ids, scores)
+    players = Player.objects.in_bulk(ids)
+    ends_at = None
+    if event.round_minutes:
+        ends_at = timezone.now() + timedelta(minutes=event.round_minutes)
+    made = EventRound.objects.create(
+        event=event, number=number, ends_at=ends_at, paired_from=state.paired_from(number)
+    )
+    _round_store(made, paired, players, by=by)
+    _bump(event)
+    return made
+
+
+def _round_refusal(state: EventState, number: int) -> str | None:
+    """Why round `number` cannot be paired now (a message), or None: every round is paired,
+    it is not the next one, a table of an earlier round or of the current one has no result."""
+    event = state.event
     if state.next_number is None:
-        raise ValidationError(
-            ngettext(
-                "Every round of this event is paired (%(count)d round).",
-                "Every round of this event is paired (%(count)d rounds).",
-                event.rounds,
-            )
-            % {"count": event.rounds}
-        )
+        return ngettext(
+            "Every round of this event is paired (%(count)d round).",
+            "Every round of this event is paired (%(count)d rounds).",
+            event.rounds,
+        ) % {"count": event.rounds}
     if number != state.next_number:
-        raise ValidationError(_("The next round is round %(next)d.") % {"next": state.next_number})
+        return _("The next round is round %(next)d.") % {"next": state.next_number}
     current = state.current
     if state.earlier_open_tables:
-        raise ValidationError(_tables_without_result(state.earlier_open_tables, number))
+        return _tables_without_result(state.earlier_open_tables, number)
     if current is not None and current.unfinished:
-        raise ValidationError(
-            ngettext(
-                "Round %(round)d is still being played: %(count)d table has not finished.",
-                "Round %(round)d is still being played: %(count)d tables have not finished.",
-                current.unfinished,
-            )
-            % {"round": current.number, "count": current.unfinished}
-        )
-    ids, scores = _order(state, number)
+        return ngettext(
+            "Round %(round)d is still being played: %(count)d table has not finished.",
+            "Round %(round)d is still being played: %(count)d tables have not finished.",
+            current.unfinished,
+        ) % {"round": current.number, "count": current.unfinished}
+    return None
+
+
+def _round_pairing(
+    state: EventState, number: int, ids: list[int], scores: dict[int, float]
+) -> pairing.Round:
+    """Round `number` paired from these players in this order (`_order`), or refused."""
+    event = state.event
     try:
-        paired = pairing.pair_round(
+        return pairing.pair_round(
             event.format,
             ids,
             state.history(),
@@ -180,15 +202,15 @@ def round_pair(*, event: Event, number: int, by: User | None = None) -> EventRou
         )
     except pairing.PairingError as error:
         raise ValidationError(_pairing_message(error, len(ids))) from None
-    players = Player.objects.in_bulk(ids)
-    ends_at = None
-    if event.round_minutes:
-        ends_at = timezone.now() + timedelta(minutes=event.round_minutes)
-    made = EventRound.objects.create(
-        event=event, number=number, ends_at=ends_at, paired_from=state.paired_from(number)
-    )
+
+
+def _round_store(
+    made: EventRound, paired: pairing.Round, players: dict[int, Player], *, by: User | None
+) -> None:
+    """The round's tables: its matches at once, each stored as services.match_start stores one
+    (bulk.py), then its byes."""
+    event = made.event
     rules = event.rules
-    # The round's matches at once, each stored as services.match_start stores one (bulk.py).
     pks = bulk.matches_create(
         event.circle,
         (
@@ -208,8 +230,6 @@ def round_pair(*, event: Event, number: int, by: User | None = None) -> EventRou
         EventTable(round=made, number=len(paired.tables) + index, bye=players[pk])
         for index, pk in enumerate(paired.byes, start=1)
     )
-    _bump(event)
-    return made
 
 
 def _tables_without_result(tables: Sequence[OpenTable], number: int) -> str:
