@@ -16,6 +16,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
+from scoring import locks
 from scoring.engine import pairing
 from scoring.engine.rules import Rules
 from scoring.events.state import EventState, OpenTable
@@ -105,7 +106,9 @@ def event_create(
 
 
 def _locked(event: Event) -> Event:
-    return Event.objects.select_for_update().get(pk=event.pk)
+    """`event` read again once it is locked, first of the rows a write locks (scoring.locks)."""
+    locks.events(Event.objects.filter(pk=event.pk))
+    return Event.objects.get(pk=event.pk)
 
 
 def _bump(event: Event) -> None:
@@ -265,12 +268,8 @@ def time_call(*, event: Event) -> EventRound | None:
     current.time_called_at = timezone.now()
     current.save(update_fields=["time_called_at"])
     # The event is locked: its matches next, in id order (the lock order, scoring.locks).
-    matches = (
-        Match.objects.select_for_update(of=("self",))
-        .filter(event_table__round=current)
-        .order_by("pk")
-    )
-    for match in matches:
+    locked = locks.matches_in_order(Match.objects.filter(event_table__round=current))
+    for match in Match.objects.filter(pk__in=locked).order_by("pk"):
         if match.is_open and match.last_hand is None:
             match.last_hand = match.hand_count + 1
             match.version += 1
