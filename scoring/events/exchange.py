@@ -7,7 +7,8 @@ from __future__ import annotations
 import csv
 import io
 from collections.abc import Callable, Sequence
-from datetime import date
+from dataclasses import dataclass
+from datetime import date, datetime
 from typing import Any
 
 from django.contrib.auth.models import User
@@ -17,11 +18,11 @@ from django.template.defaultfilters import filesizeformat
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from scoring.engine import matchdoc
+from scoring.engine import matchdoc, standings
 from scoring.engine.matchdoc import DocumentError, MatchDoc
 from scoring.events import services as events
-from scoring.events.selectors import EventState
 from scoring.events.services import MAX_PLAYERS, MAX_ROUNDS
+from scoring.events.state import EventState
 from scoring.matches import bulk, ratings
 from scoring.models import (
     Circle,
@@ -49,8 +50,7 @@ MAX_IMPORT_HANDS = exchange.MAX_IMPORT_HANDS  # in all the tables together, as a
 
 def event_json(event: Event) -> dict[str, Any]:
     state = EventState(event)
-    match_pks = [table.match.pk for view in state.rounds for table in view.playing if table.match]
-    documents = exchange.documents_by_pk(match_pks)
+    pairings = _pairings_json(state)
     return {
         "format": FORMAT,
         "version": VERSION,
@@ -69,34 +69,47 @@ def event_json(event: Event) -> dict[str, Any]:
             }
             for entrant in state.entrants
         ],
-        "pairings": [
-            {
-                "round": view.number,
-                "time_called": view.time_called,
-                "tables": [
-                    {"table": table.number, "match": matchdoc.match_json(documents[table.match.pk])}
-                    for table in view.playing
-                    if table.match is not None
-                ],
-                "byes": [table.bye.name for table in view.byes if table.bye is not None],
-            }
-            for view in state.rounds
-        ],
+        "pairings": pairings,
         "standings": [
             {
-                "place": line.row.place,
-                "name": line.name,
-                "match_points": line.row.match_points,
-                "played": line.row.played,
-                "byes": line.row.byes,
-                "head_to_head": line.row.head_to_head,
-                "difference": line.row.difference,
-                "opponents": line.row.opponents,
-                "scored": line.row.scored,
+                "place": row.place,
+                "name": name,
+                "match_points": row.match_points,
+                "played": row.played,
+                "byes": row.byes,
+                "head_to_head": row.head_to_head,
+                "difference": row.difference,
+                "opponents": row.opponents,
+                "scored": row.scored,
             }
-            for line in state.standings
+            for name, row in _standings(state)
         ],
     }
+
+
+def _pairings_json(state: EventState) -> list[dict[str, Any]]:
+    """Every round: its tables (their matches' documents, read at once) and its byes."""
+    match_pks = [table.match.pk for view in state.rounds for table in view.playing if table.match]
+    documents = exchange.documents_by_pk(match_pks)
+    return [
+        {
+            "round": view.number,
+            "time_called": view.time_called,
+            "tables": [
+                {"table": table.number, "match": matchdoc.match_json(documents[table.match.pk])}
+                for table in view.playing
+                if table.match is not None
+            ],
+            "byes": [table.bye.name for table in view.byes if table.bye is not None],
+        }
+        for view in state.rounds
+    ]
+
+
+def _standings(state: EventState) -> list[tuple[str, standings.Row]]:
+    """The standings' rows, each with its player's name."""
+    names = {entrant.player_id: entrant.player.name for entrant in state.entrants}
+    return [(names[row.player], row) for row in state.standing_rows()]
 
 
 RESULT_COLUMNS = ("round", "table", "side_1", "side_2", "total_1", "total_2", "result")
@@ -120,12 +133,11 @@ def event_csv(event: Event) -> str:
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\r\n")
     writer.writerow(STANDING_COLUMNS)
-    for line in state.standings:
-        row = line.row
+    for name, row in _standings(state):
         writer.writerow(
             [
                 row.place,
-                exchange.csv_text(line.name),
+                exchange.csv_text(name),
                 row.match_points,
                 row.played,
                 row.byes,
@@ -206,13 +218,30 @@ def event_import(
     """Create the event of an export file in `circle`: its players (by name, ignoring case, or
     added), rounds, tables (their matches as a match import makes them) and byes. Everything is
     checked first; one problem and nothing is stored (ImportRefused lists them)."""
+    raw = _parse(text, translate)
+    problems = _Problems()
+    read = _read(raw, problems, translate)
+    if problems.messages:
+        raise ImportRefused(problems.messages)
+    try:
+        return _store(circle, by, read)
+    except ValidationError as error:  # what the setup form would refuse (too few players...)
+        raise ImportRefused(error.messages) from None
+    except (DatabaseError, bulk.BulkRefused) as error:
+        raise ImportRefused(
+            [_("The event could not be saved (%(detail)s).") % {"detail": error.__class__.__name__}]
+        ) from error
+
+
+def _parse(text: str, translate: Callable[[str], str]) -> dict[str, Any]:
+    """The file's JSON object, refused at once (before any of it is read) when it is too large,
+    not JSON, not an event file, or holds too many tables or hands."""
     if len(text.encode("utf-8", "surrogatepass")) > MAX_IMPORT_BYTES:
         raise ImportRefused([too_large_message()])
     try:
         raw = matchdoc.parse_json(text)
     except DocumentError as error:
         raise ImportRefused([p.describe(translate) for p in error.problems]) from None
-    problems = _Problems()
     if not isinstance(raw, dict) or raw.get("format") != FORMAT:
         raise ImportRefused(
             [
@@ -235,8 +264,46 @@ def event_import(
                 % {"count": hands, "limit": MAX_IMPORT_HANDS}
             ]
         )
+    return raw
+
+
+@dataclass
+class _Read:
+    """An event file, read: each part None (or empty) where it is wrong, its problem listed."""
+
+    name: str | None
+    day: date | None
+    fmt: Any
+    seeding: Any
+    rounds: int | None
+    minutes: Any
+    rules: Any
+    entrants: list[tuple[str, int, int | None]]
+    pairings: list[Pairing]
+
+
+def _read(raw: dict[str, Any], problems: _Problems, translate: Callable[[str], str]) -> _Read:
+    """Every part of the file, checked in the order its problems are listed."""
     if raw.get("version") != VERSION:
         problems.add(_("This event file's version is not %(version)d.") % {"version": VERSION})
+    name, day = _read_name_and_date(raw, problems)
+    fmt, seeding = _read_format(raw, problems)
+    rounds, minutes = _read_rounds(raw, problems)
+    event_rules = _read_rules(raw.get("rules"), problems, translate)
+    entrants = _read_players(raw.get("players"), rounds or MAX_ROUNDS, problems)
+    pairings = _read_pairings(
+        raw.get("pairings"),
+        entrants,
+        rounds or MAX_ROUNDS,
+        problems,
+        translate,
+        fmt=fmt,
+        event_rules=event_rules,
+    )
+    return _Read(name, day, fmt, seeding, rounds, minutes, event_rules, entrants, pairings)
+
+
+def _read_name_and_date(raw: dict[str, Any], problems: _Problems) -> tuple[str | None, date | None]:
     name = _text(raw.get("name"), 80)
     if name is None:
         problems.add(_("The event needs a name of at most %(count)d characters.") % {"count": 80})
@@ -245,6 +312,11 @@ def event_import(
     except ValueError:
         day = None
         problems.add(_("The event's date is not a date (YYYY-MM-DD)."))
+    return name, day
+
+
+def _read_format(raw: dict[str, Any], problems: _Problems) -> tuple[Any, Any]:
+    """The event's format and round 1's seeding (as the file says them)."""
     fmt = raw.get("event_format")
     if fmt not in Event.Format.values:
         problems.add(
@@ -257,6 +329,11 @@ def event_import(
             _("Round 1's seeding is not one of: %(values)s.")
             % {"values": ", ".join(Event.Seeding.values)}
         )
+    return fmt, seeding
+
+
+def _read_rounds(raw: dict[str, Any], problems: _Problems) -> tuple[int | None, Any]:
+    """The event's rounds and their time in minutes (None: no time limit)."""
     rounds = _integer(raw.get("rounds"), 1, MAX_ROUNDS)
     if rounds is None:
         problems.add(
@@ -266,40 +343,7 @@ def event_import(
     minutes = raw.get("round_minutes")
     if minutes is not None and _integer(minutes, 5, 600) is None:
         problems.add(_("The round time is not a whole number of minutes from 5 to 600."))
-    event_rules = _read_rules(raw.get("rules"), problems, translate)
-    entrants = _read_players(raw.get("players"), rounds or MAX_ROUNDS, problems)
-    pairings = _read_pairings(
-        raw.get("pairings"),
-        entrants,
-        rounds or MAX_ROUNDS,
-        problems,
-        translate,
-        fmt=fmt,
-        event_rules=event_rules,
-    )
-    if problems.messages:
-        raise ImportRefused(problems.messages)
-    assert name is not None and day is not None and rounds is not None and event_rules is not None
-    try:
-        return _store(
-            circle,
-            by,
-            name,
-            day,
-            str(fmt),
-            str(seeding),
-            rounds,
-            minutes,
-            event_rules,
-            entrants,
-            pairings,
-        )
-    except ValidationError as error:  # what the setup form would refuse (too few players...)
-        raise ImportRefused(error.messages) from None
-    except (DatabaseError, bulk.BulkRefused) as error:
-        raise ImportRefused(
-            [_("The event could not be saved (%(detail)s).") % {"detail": error.__class__.__name__}]
-        ) from error
+    return rounds, minutes
 
 
 def too_large_message() -> str:
@@ -310,15 +354,20 @@ def too_large_message() -> str:
 
 def _size(raw: Any) -> tuple[int, int]:
     """The tables of a file's pairings and their hands, counted before any is read."""
-    tables = [
+    tables = _tables_of(raw)
+    matches = [table.get("match") for table in tables if isinstance(table, dict)]
+    hands = [match.get("hands") for match in matches if isinstance(match, dict)]
+    return len(tables), sum(len(some) for some in hands if isinstance(some, list))
+
+
+def _tables_of(raw: Any) -> list[Any]:
+    """The tables of a file's pairings, whatever they hold."""
+    return [
         table
         for item in (raw if isinstance(raw, list) else [])
         if isinstance(item, dict) and isinstance(item.get("tables"), list)
         for table in item["tables"]
     ]
-    matches = [table.get("match") for table in tables if isinstance(table, dict)]
-    hands = [match.get("hands") for match in matches if isinstance(match, dict)]
-    return len(tables), sum(len(some) for some in hands if isinstance(some, list))
 
 
 def _read_players(raw: Any, rounds: int, problems: _Problems) -> list[tuple[str, int, int | None]]:
@@ -331,27 +380,36 @@ def _read_players(raw: Any, rounds: int, problems: _Problems) -> list[tuple[str,
     entrants: list[tuple[str, int, int | None]] = []
     seen: set[str] = set()
     for index, item in enumerate(raw, start=1):
-        item = item if isinstance(item, dict) else {}
-        name = _text(item.get("name"), 60)
-        joined = _integer(item.get("joined_round", 1), 1, rounds + 1)
-        left = item.get("left_round")
-        if name is not None and len(name_key(name)) > NAME_KEY_LENGTH:
-            name = None  # too long once case-folded ("ß" is "ss"): it would not fit its column
-        if (
-            name is None
-            or joined is None
-            or (left is not None and _integer(left, 1, rounds + 1) is None)
-        ):
+        entrant = _read_player(item if isinstance(item, dict) else {}, rounds)
+        if entrant is None:
             problems.add(
                 _("Player %(number)d of the event is not a name with its rounds.")
                 % {"number": index}
             )
             continue
+        name = entrant[0]
         if name_key(name) in seen:
             problems.add(_("%(name)s is listed twice.") % {"name": name})
         seen.add(name_key(name))
-        entrants.append((name, joined, left))
+        entrants.append(entrant)
     return entrants
+
+
+def _read_player(item: dict[str, Any], rounds: int) -> tuple[str, int, int | None] | None:
+    """A player of the file: their name, the round they joined and the one they left (None:
+    they play on), or None when one of these is wrong."""
+    name = _text(item.get("name"), 60)
+    joined = _integer(item.get("joined_round", 1), 1, rounds + 1)
+    left = item.get("left_round")
+    if name is not None and len(name_key(name)) > NAME_KEY_LENGTH:
+        name = None  # too long once case-folded ("ß" is "ss"): it would not fit its column
+    if (
+        name is None
+        or joined is None
+        or (left is not None and _integer(left, 1, rounds + 1) is None)
+    ):
+        return None
+    return name, joined, left
 
 
 Pairing = tuple[int, bool, list[tuple[int, MatchDoc, Any]], list[str]]
@@ -376,60 +434,107 @@ def _read_pairings(
             % {"count": rounds}
         )
         return []
-    known = {name_key(name): (joined, left) for name, joined, left in entrants}
-    partners = fmt == Event.Format.PARTNERS
+    reader = _RoundReader(
+        entrants,
+        problems,
+        translate,
+        partners=fmt == Event.Format.PARTNERS,
+        event_rules=event_rules,
+    )
     read: list[Pairing] = []
-    index = 0
     for number, item in enumerate(raw, start=1):
-        item = item if isinstance(item, dict) else {}
+        found = reader.round(number, item if isinstance(item, dict) else {})
+        if found is not None:
+            read.append(found)
+    return read
+
+
+class _RoundReader:
+    """Reads a file's rounds in turn: their tables (the matches numbered across the rounds, as
+    a match file's problems number them) and byes, each player seated once a round."""
+
+    def __init__(
+        self,
+        entrants: Sequence[tuple[str, int, int | None]],
+        problems: _Problems,
+        translate: Callable[[str], str],
+        *,
+        partners: bool,
+        event_rules: Any,
+    ) -> None:
+        self.known = {name_key(name): (joined, left) for name, joined, left in entrants}
+        self.problems = problems
+        self.translate = translate
+        self.partners = partners
+        self.event_rules = event_rules
+        self.index = 0  # the next table's match, counted over every round
+
+    def round(self, number: int, item: dict[str, Any]) -> Pairing | None:
+        """Round `number`, or None when it is missing or has no list of tables."""
+        problems = self.problems
         if item.get("round") != number:
             problems.add(_("Round %(number)d is missing or out of order.") % {"number": number})
-            continue
-        tables: list[tuple[int, MatchDoc, Any]] = []
-        seated: set[str] = set()
+            return None
         raw_tables = item.get("tables")
         if not isinstance(raw_tables, list):
             problems.add(_("Round %(number)d has no list of tables.") % {"number": number})
-            continue
+            return None
         if not raw_tables:
             problems.add(_("Round %(number)d has no table.") % {"number": number})
+        seated: set[str] = set()
+        tables = []
         for table_number, table in enumerate(raw_tables, start=1):
-            table = table if isinstance(table, dict) else {}
-            try:
-                doc, score = matchdoc.read_scored_match(table.get("match"), index)
-            except DocumentError as error:
-                for problem in error.problems:
-                    problems.add(
-                        _("Round %(round)d, table %(table)d: %(problem)s")
-                        % {
-                            "round": number,
-                            "table": table_number,
-                            "problem": problem.describe(translate),
-                        }
-                    )
-                index += 1
-                continue
-            index += 1
-            for message in _table_problems(doc, partners=partners, event_rules=event_rules):
-                problems.add(message % {"round": number, "table": table_number})
-            for names in doc.sides:
-                for player in names:
-                    _seat(player, number, known, seated, problems)
-            tables.append((table_number, doc, score))
+            found = self._table(number, table_number, table, seated)
+            if found is not None:
+                tables.append(found)
+        byes = self._byes(number, item, seated)
+        return (number, bool(item.get("time_called", False)), tables, byes)
+
+    def _table(
+        self, number: int, table_number: int, table: Any, seated: set[str]
+    ) -> tuple[int, MatchDoc, Any] | None:
+        """A table of round `number`: its match, or None when its document is wrong."""
+        table = table if isinstance(table, dict) else {}
+        index = self.index
+        self.index += 1
+        try:
+            doc, score = matchdoc.read_scored_match(table.get("match"), index)
+        except DocumentError as error:
+            for problem in error.problems:
+                self.problems.add(
+                    _("Round %(round)d, table %(table)d: %(problem)s")
+                    % {
+                        "round": number,
+                        "table": table_number,
+                        "problem": problem.describe(self.translate),
+                    }
+                )
+            return None
+        found = _table_problems(doc, partners=self.partners, event_rules=self.event_rules)
+        for message in found:
+            self.problems.add(message % {"round": number, "table": table_number})
+        for names in doc.sides:
+            for player in names:
+                _seat(player, number, self.known, seated, self.problems)
+        return (table_number, doc, score)
+
+    def _byes(self, number: int, item: dict[str, Any], seated: set[str]) -> list[str]:
+        """Round `number`'s byes: names, at most the format's (one; three for partners)."""
         byes = item.get("byes", [])
         if not isinstance(byes, list) or not all(isinstance(bye, str) for bye in byes):
-            problems.add(_("Round %(number)d's byes are not a list of names.") % {"number": number})
+            self.problems.add(
+                _("Round %(number)d's byes are not a list of names.") % {"number": number}
+            )
             byes = []
-        if len(byes) > (3 if partners else 1):
-            if partners:
+        if len(byes) > (3 if self.partners else 1):
+            if self.partners:
                 message = _("Round %(number)d has more than three byes.")
             else:
                 message = _("Round %(number)d has more than one bye.")
-            problems.add(message % {"number": number})
+            self.problems.add(message % {"number": number})
         for bye in byes:
-            _seat(bye, number, known, seated, problems)
-        read.append((number, bool(item.get("time_called", False)), tables, list(byes)))
-    return read
+            _seat(bye, number, self.known, seated, self.problems)
+        return list(byes)
 
 
 def _table_problems(doc: MatchDoc, *, partners: bool, event_rules: Any) -> list[str]:
@@ -488,56 +593,53 @@ def _seat(
 
 
 @transaction.atomic
-def _store(
-    circle: Circle,
-    by: User | None,
-    name: str,
-    day: date,
-    fmt: str,
-    seeding: str,
-    rounds: int,
-    minutes: int | None,
-    event_rules: Any,
-    entrants: Sequence[tuple[str, int, int | None]],
-    pairings: Sequence[Pairing],
-) -> Event:
-    players = exchange.roster(circle, (entrant[0] for entrant in entrants))
+def _store(circle: Circle, by: User | None, read: _Read) -> Event:
+    assert read.name is not None and read.day is not None
+    assert read.rounds is not None and read.rules is not None
+    players = exchange.roster(circle, (entrant[0] for entrant in read.entrants))
     # Made as the setup form makes one (its checks too), then who joined late or left.
     event = events.event_create(
         circle=circle,
         by=by,
-        name=name,
-        day=day,
-        fmt=fmt,
-        rules=event_rules,
-        players=[players[name_key(entrant)] for entrant, _joined, _left in entrants],
-        rounds=rounds,
-        seeding=seeding,
-        round_minutes=minutes,
+        name=read.name,
+        day=read.day,
+        fmt=str(read.fmt),
+        rules=read.rules,
+        players=[players[name_key(entrant)] for entrant, _joined, _left in read.entrants],
+        rounds=read.rounds,
+        seeding=str(read.seeding),
+        round_minutes=read.minutes,
     )
-    for order, (_entrant, joined, left) in enumerate(entrants):
+    for order, (_entrant, joined, left) in enumerate(read.entrants):
         if joined != 1 or left is not None:
             EventPlayer.objects.filter(event=event, order=order).update(
                 joined_round=joined, left_round=left
             )
     now = timezone.now()
-    for number, time_called, tables, byes in pairings:
-        made = EventRound.objects.create(
-            event=event, number=number, time_called_at=now if time_called else None
-        )
-        pks = bulk.matches_create(
-            circle,
-            (exchange.new_match(doc, score, players, now, event) for _n, doc, score in tables),
-            by=by,
-        )
-        EventTable.objects.bulk_create(
-            EventTable(round=made, number=index, match_id=pk)
-            for index, pk in enumerate(pks, start=1)
-        )
-        EventTable.objects.bulk_create(
-            EventTable(round=made, number=len(pks) + index, bye=players[name_key(bye)])
-            for index, bye in enumerate(byes, start=1)
-        )
+    for pairing in read.pairings:
+        _store_round(event, pairing, players, now, by)
     won = list(Match.objects.filter(event=event, status=Match.Status.WON).order_by("pk"))
     ratings.rate_imported(circle, won, now)
     return event
+
+
+def _store_round(
+    event: Event, pairing: Pairing, players: dict[str, Player], now: datetime, by: User | None
+) -> None:
+    """A round of the file: its matches at once (as a match import makes them), then its byes."""
+    number, time_called, tables, byes = pairing
+    made = EventRound.objects.create(
+        event=event, number=number, time_called_at=now if time_called else None
+    )
+    pks = bulk.matches_create(
+        event.circle,
+        (exchange.new_match(doc, score, players, now, event) for _n, doc, score in tables),
+        by=by,
+    )
+    EventTable.objects.bulk_create(
+        EventTable(round=made, number=index, match_id=pk) for index, pk in enumerate(pks, start=1)
+    )
+    EventTable.objects.bulk_create(
+        EventTable(round=made, number=len(pks) + index, bye=players[name_key(bye)])
+        for index, bye in enumerate(byes, start=1)
+    )

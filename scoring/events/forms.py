@@ -100,11 +100,27 @@ class EventForm(GameRulesForm):
         super().clean()
         data = self.cleaned_data
         fmt = data.get("format")
+        self._clean_game(data, fmt)
+        self._clean_entrants(data)
+        if fmt and not self.errors:
+            self._clean_field(data, fmt)
+        if not self.errors:
+            data["rules"] = self._rules(data)
+        return data
+
+    def _clean_game(self, data: dict[str, Any], fmt: str | None) -> None:
+        """The game's target and options, as a match's of the format's tables (two sides; two
+        players a side for partners)."""
         per_side = 2 if fmt == Event.Format.PARTNERS else 1
         variant = data.get("variant") or Event.Variant.CASINO
         self._clean_options(data, variant, 2, per_side)
         target = data.get("target_value")
         self._clean_dominican(data, target or rules.variant_defaults(variant).target)
+
+    def _clean_entrants(self, data: dict[str, Any]) -> None:
+        """Who plays (`entrants`, and `new_names` to add to the circle): the players ticked,
+        then each new name, a name the circle knows being its player; one listed twice is an
+        error."""
         chosen: list[Player] = list(data.get("players") or [])
         known = {name_key(player.name): player for player in self._circle_players}
         seen = {player.pk for player in chosen}
@@ -121,17 +137,16 @@ class EventForm(GameRulesForm):
             seen.add(player.pk)
             chosen.append(player)
         data["entrants"] = chosen
-        if fmt and not self.errors:
-            count = len(chosen) + len(data["new_names"])
-            ids = [player.pk for player in chosen] + [
-                -n for n in range(1, len(data["new_names"]) + 1)
-            ]
-            problem = field_problem(fmt, ids, data.get("rounds"))
-            if problem is not None:
-                self.add_error("players" if count else "new_players", problem)
-        if not self.errors:
-            data["rules"] = self._rules(data)
-        return data
+
+    def _clean_field(self, data: dict[str, Any], fmt: str) -> None:
+        """Whether the field can play the format (and the rounds asked for): the new names
+        count as players."""
+        chosen = data["entrants"]
+        count = len(chosen) + len(data["new_names"])
+        ids = [player.pk for player in chosen] + [-n for n in range(1, len(data["new_names"]) + 1)]
+        problem = field_problem(fmt, ids, data.get("rounds"))
+        if problem is not None:
+            self.add_error("players" if count else "new_players", problem)
 
 
 class EntrantForm(forms.Form):

@@ -16,9 +16,10 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
+from scoring import locks
 from scoring.engine import pairing
 from scoring.engine.rules import Rules
-from scoring.events.selectors import EventState, OpenTable
+from scoring.events.state import EventState, OpenTable
 from scoring.matches import bulk, services
 from scoring.models import Circle, Event, EventPlayer, EventRound, EventTable, Match, Player
 
@@ -105,7 +106,9 @@ def event_create(
 
 
 def _locked(event: Event) -> Event:
-    return Event.objects.select_for_update().get(pk=event.pk)
+    """`event` read again once it is locked, first of the rows a write locks (scoring.locks)."""
+    locks.events(Event.objects.filter(pk=event.pk))
+    return Event.objects.get(pk=event.pk)
 
 
 def _bump(event: Event) -> None:
@@ -144,32 +147,54 @@ def round_pair(*, event: Event, number: int, by: User | None = None) -> EventRou
     if existing is not None:
         return existing
     state = EventState(event)
+    refusal = _round_refusal(state, number)
+    if refusal is not None:
+        raise ValidationError(refusal)
+    ids, scores = _order(state, number)
+    paired = _round_pairing(state, number, ids, scores)
+    players = Player.objects.in_bulk(ids)
+    ends_at = None
+    if event.round_minutes:
+        ends_at = timezone.now() + timedelta(minutes=event.round_minutes)
+    made = EventRound.objects.create(
+        event=event, number=number, ends_at=ends_at, paired_from=state.paired_from(number)
+    )
+    _round_store(made, paired, players, by=by)
+    _bump(event)
+    return made
+
+
+def _round_refusal(state: EventState, number: int) -> str | None:
+    """Why round `number` cannot be paired now (a message), or None: every round is paired,
+    it is not the next one, a table of an earlier round or of the current one has no result."""
+    event = state.event
     if state.next_number is None:
-        raise ValidationError(
-            ngettext(
-                "Every round of this event is paired (%(count)d round).",
-                "Every round of this event is paired (%(count)d rounds).",
-                event.rounds,
-            )
-            % {"count": event.rounds}
-        )
+        return ngettext(
+            "Every round of this event is paired (%(count)d round).",
+            "Every round of this event is paired (%(count)d rounds).",
+            event.rounds,
+        ) % {"count": event.rounds}
     if number != state.next_number:
-        raise ValidationError(_("The next round is round %(next)d.") % {"next": state.next_number})
+        return _("The next round is round %(next)d.") % {"next": state.next_number}
     current = state.current
     if state.earlier_open_tables:
-        raise ValidationError(_tables_without_result(state.earlier_open_tables, number))
+        return _tables_without_result(state.earlier_open_tables, number)
     if current is not None and current.unfinished:
-        raise ValidationError(
-            ngettext(
-                "Round %(round)d is still being played: %(count)d table has not finished.",
-                "Round %(round)d is still being played: %(count)d tables have not finished.",
-                current.unfinished,
-            )
-            % {"round": current.number, "count": current.unfinished}
-        )
-    ids, scores = _order(state, number)
+        return ngettext(
+            "Round %(round)d is still being played: %(count)d table has not finished.",
+            "Round %(round)d is still being played: %(count)d tables have not finished.",
+            current.unfinished,
+        ) % {"round": current.number, "count": current.unfinished}
+    return None
+
+
+def _round_pairing(
+    state: EventState, number: int, ids: list[int], scores: dict[int, float]
+) -> pairing.Round:
+    """Round `number` paired from these players in this order (`_order`), or refused."""
+    event = state.event
     try:
-        paired = pairing.pair_round(
+        return pairing.pair_round(
             event.format,
             ids,
             state.history(),
@@ -180,15 +205,15 @@ def round_pair(*, event: Event, number: int, by: User | None = None) -> EventRou
         )
     except pairing.PairingError as error:
         raise ValidationError(_pairing_message(error, len(ids))) from None
-    players = Player.objects.in_bulk(ids)
-    ends_at = None
-    if event.round_minutes:
-        ends_at = timezone.now() + timedelta(minutes=event.round_minutes)
-    made = EventRound.objects.create(
-        event=event, number=number, ends_at=ends_at, paired_from=state.paired_from(number)
-    )
+
+
+def _round_store(
+    made: EventRound, paired: pairing.Round, players: dict[int, Player], *, by: User | None
+) -> None:
+    """The round's tables: its matches at once, each stored as services.match_start stores one
+    (bulk.py), then its byes."""
+    event = made.event
     rules = event.rules
-    # The round's matches at once, each stored as services.match_start stores one (bulk.py).
     pks = bulk.matches_create(
         event.circle,
         (
@@ -208,8 +233,6 @@ def round_pair(*, event: Event, number: int, by: User | None = None) -> EventRou
         EventTable(round=made, number=len(paired.tables) + index, bye=players[pk])
         for index, pk in enumerate(paired.byes, start=1)
     )
-    _bump(event)
-    return made
 
 
 def _tables_without_result(tables: Sequence[OpenTable], number: int) -> str:
@@ -245,12 +268,8 @@ def time_call(*, event: Event) -> EventRound | None:
     current.time_called_at = timezone.now()
     current.save(update_fields=["time_called_at"])
     # The event is locked: its matches next, in id order (the lock order, scoring.locks).
-    matches = (
-        Match.objects.select_for_update(of=("self",))
-        .filter(event_table__round=current)
-        .order_by("pk")
-    )
-    for match in matches:
+    locked = locks.matches_in_order(Match.objects.filter(event_table__round=current))
+    for match in Match.objects.filter(pk__in=locked).order_by("pk"):
         if match.is_open and match.last_hand is None:
             match.last_hand = match.hand_count + 1
             match.version += 1

@@ -82,7 +82,7 @@ def _create(request: ScopedRequest, data: dict[str, Any]) -> Event:
 
 
 def _context(event: Event, *, me: int | None = None, **extra: Any) -> dict[str, Any]:
-    state = selectors.EventState(event, me=me, kept=True)
+    state = selectors.EventPage(event, me=me, kept=True)
     return {"event": event, "state": state, "me": me, **extra}
 
 

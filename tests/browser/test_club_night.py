@@ -21,7 +21,7 @@ from test_every_page import Axe, check_page
 from scoring.access import personal_circle
 from scoring.engine.rules import Rules
 from scoring.events import services as events
-from scoring.events.selectors import EventState
+from scoring.events.selectors import EventPage
 from scoring.matches import services
 from scoring.models import Event, EventTable, Match, Membership
 
@@ -94,7 +94,7 @@ def _tables(event: Event, number: int) -> list[EventTable]:
 
 
 def _standing_names(event: Event) -> list[str]:
-    return [line.name for line in EventState(event).standings]
+    return [line.name for line in EventPage(event).standings]
 
 
 def _fetched_pairing(request: Any) -> bool:
@@ -263,7 +263,7 @@ def test_a_swiss_club_night_on_three_phones_and_a_big_screen(
     expect(screen.locator(".standings tbody th")).to_contain_text(names)
     assert screen.evaluate("window.loadedOnce") is True  # all by itself, never reloaded
 
-    state = EventState(event)
+    state = EventPage(event)
     assert state.finished
     rows = [line.row for line in state.standings]
     assert len(rows) == 7

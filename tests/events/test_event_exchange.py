@@ -17,7 +17,7 @@ from test_events import finish_round, make_event, matches_of
 from scoring.circles import services as circles
 from scoring.events import exchange
 from scoring.events import services as events
-from scoring.events.selectors import EventState
+from scoring.events.selectors import EventPage
 from scoring.matches import services
 from scoring.models import Event, Match, Player
 from scoring.sharing.exchange import ImportRefused
@@ -39,7 +39,7 @@ def played_event(user: Any) -> Event:
 def standings_of(event: Event) -> list[tuple[Any, ...]]:
     return [
         (line.name, line.row.place, line.row.match_points, line.row.difference, line.row.scored)
-        for line in EventState(event).standings
+        for line in EventPage(event).standings
     ]
 
 

@@ -28,7 +28,7 @@ from test_events import finish_round, make_event, matches_of, win
 from scoring.circles import services as circles
 from scoring.events import exchange
 from scoring.events import services as events
-from scoring.events.selectors import EventState
+from scoring.events.state import EventState
 from scoring.matches import services
 from scoring.models import Event, EventTable, Match, Player
 from scoring.sharing.exchange import ImportRefused

@@ -15,7 +15,7 @@ from helpers import FIRST_8, FIRST_11, HX, SECOND_8, at_once
 from scoring.access import Scope
 from scoring.engine.rules import Rules
 from scoring.events import services as events
-from scoring.events.selectors import EventState, events_played, tables_of
+from scoring.events.selectors import EventPage, events_played, tables_of
 from scoring.matches import services
 from scoring.models import Event, EventRound, EventTable, Match, Membership
 from scoring.web import watch
@@ -211,7 +211,7 @@ def test_an_odd_field_gives_a_bye_that_counts_as_a_win_without_game_points(user)
     event = make_event(user, "Ana Ben Cy Dee Eve")
     made = events.round_pair(event=event, number=1)
     (bye,) = [table for table in made.tables.all() if table.bye_id]
-    state = EventState(event)
+    state = EventPage(event)
     row = next(line.row for line in state.standings if line.row.player == bye.bye_id)
     assert (row.match_points, row.byes, row.played, row.scored) == (1, 1, 0, 0)
 
@@ -222,7 +222,7 @@ def test_every_round_paired_then_no_more(user) -> None:
     finish_round(events.round_pair(event=event, number=1))
     with pytest.raises(ValidationError, match="Every round of this event is paired"):
         events.round_pair(event=event, number=2)
-    assert EventState(event).finished
+    assert EventPage(event).finished
 
 
 # --- standings, live -------------------------------------------------------------------------------
@@ -235,7 +235,7 @@ def test_standings_follow_the_hands_and_an_edit_that_changes_a_winner(user) -> N
     first, second = matches_of(made)
     win(first)
     win(second)
-    state = EventState(event)
+    state = EventPage(event)
     winners = {match.seats.get(side__position=0).player_id for match in (first, second)}
     assert {line.row.player for line in state.standings[:2]} == winners
     # The organiser pairs round 2, then an edit gives hand 2 of table 1 to the other side...
@@ -243,7 +243,7 @@ def test_standings_follow_the_hands_and_an_edit_that_changes_a_winner(user) -> N
     services.hand_edit(match=first, number=2, tallies=SECOND_8)
     first.refresh_from_db()
     assert first.status == Match.Status.PLAYING  # 11 + 3 against 0 + 8: nobody at 21
-    state = EventState(event)
+    state = EventPage(event)
     assert state.changed_after_pairing == 2
     first_winner = first.seats.get(side__position=0).player_id
     row = next(line.row for line in state.standings if line.row.player == first_winner)
@@ -317,7 +317,7 @@ def test_a_late_arrival_plays_from_the_next_round_and_a_leaver_is_not_paired_aga
     assert "Ana" not in seated | byes
     assert "Gus" in seated | byes
     # Ana keeps her round-1 result.
-    state = EventState(event)
+    state = EventPage(event)
     assert any(line.name == "Ana" and line.left for line in state.standings)
 
 
@@ -327,7 +327,7 @@ def test_an_abandoned_table_is_a_loss_for_both(user) -> None:
     made = events.round_pair(event=event, number=1)
     table = made.tables.get()
     events.table_abandon(event=event, table=table)
-    rows = EventState(event).standings
+    rows = EventPage(event).standings
     assert [line.row.match_points for line in rows] == [0, 0]
     assert [line.row.played for line in rows] == [1, 1]
 
@@ -491,7 +491,7 @@ def test_the_last_two_tables_finishing_at_once_leave_one_consistent_state(user) 
     assert not [r for r in results if isinstance(r, BaseException)], results
     event.refresh_from_db()
     assert event.version == version + 2
-    state = EventState(event)
+    state = EventPage(event)
     assert not state.current.unfinished
     assert [line.row.match_points for line in state.standings] == [1, 1, 0, 0]
     assert events.round_pair(event=event, number=2).number == 2
@@ -662,8 +662,8 @@ def test_an_edit_in_an_earlier_round_shows_on_the_page_kept_rendered(user, user_
     page = user_client.get(url).content.decode()
     earlier = page.split('id="earlier-title"')[1]
     assert "<strong>19</strong>" in earlier
-    state = EventState(event, kept=True)
-    fresh = EventState(event)
+    state = EventPage(event, kept=True)
+    fresh = EventPage(event)
     assert [t.totals for v in state.rounds for t in v.playing] == [
         t.totals for v in fresh.rounds for t in v.playing
     ]
@@ -703,7 +703,7 @@ def test_a_late_arrival_in_a_round_robin_plays_and_the_organiser_is_told(user, u
         made = events.round_pair(event=event, number=number)
         assert "Sue" in seated_names(made)
         finish_round(made)
-    sue = next(line.row for line in EventState(event).standings if line.name == "Sue")
+    sue = next(line.row for line in EventPage(event).standings if line.name == "Sue")
     assert (sue.played, sue.byes) == (2, 0)
     assert told in user_client.get(event.get_absolute_url()).content.decode()
 
@@ -714,7 +714,7 @@ def test_a_round_robin_on_its_schedule_says_nothing_of_repeats(user, user_client
     finish_round(events.round_pair(event=event, number=1))
     rex = event.entrants.get(player__name="Rex").player
     events.entrant_leave(event=event, player=rex)  # a departure keeps the schedule
-    assert EventState(event).off_schedule_from is None
+    assert EventPage(event).off_schedule_from is None
     swiss = make_event(user, "Sam Tom Uma Val")
     events.round_pair(event=swiss, number=1)
     assert (
@@ -782,10 +782,10 @@ def test_the_standings_are_not_final_while_a_table_has_no_result(user, user_clie
     first = events.round_pair(event=event, number=1)
     finish_round(first)
     finish_round(events.round_pair(event=event, number=2))
-    assert EventState(event).finished
+    assert EventPage(event).finished
     reopened = matches_of(first)[0]
     services.hand_delete_last(match=reopened, number=2)
-    state = EventState(event)
+    state = EventPage(event)
     assert not state.finished
     assert [table.round for table in state.open_tables] == [1]
     page = user_client.get(event.get_absolute_url()).content.decode()
@@ -796,7 +796,7 @@ def test_the_standings_are_not_final_while_a_table_has_no_result(user, user_clie
     screen = reverse("scoring:event-screen", args=[event.share_token])
     assert "Final standings" not in Client().get(screen).content.decode()
     services.hand_record(match=reopened, number=2, tallies=FIRST_11)  # won again
-    assert EventState(event).finished
+    assert EventPage(event).finished
     assert "Final standings" in user_client.get(event.get_absolute_url()).content.decode()
     assert "Final standings" in Client().get(screen).content.decode()
 
