@@ -21,7 +21,7 @@ from django.utils.translation import gettext as _
 from scoring.engine import matchdoc, standings
 from scoring.engine.matchdoc import DocumentError, MatchDoc
 from scoring.events import services as events
-from scoring.events.services import MAX_PLAYERS, MAX_ROUNDS
+from scoring.events.fields import MAX_PLAYERS, MAX_ROUNDS
 from scoring.events.state import EventState
 from scoring.matches import bulk, ratings
 from scoring.models import (

@@ -12,7 +12,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from scoring.engine import rules
-from scoring.events.services import MAX_PLAYERS, MAX_ROUNDS, field_problem
+from scoring.events.fields import MAX_PLAYERS, MAX_ROUNDS, field_problem
 from scoring.matches.forms import GameRulesForm
 from scoring.models import Event, Player, name_key
 from scoring.sharing.forms import ImportForm
