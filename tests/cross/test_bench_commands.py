@@ -7,6 +7,7 @@ import pytest
 from django.core.management import call_command
 
 
+@pytest.mark.slow
 @pytest.mark.django_db(transaction=True)
 def test_bench_match_runs_on_a_small_match_and_history():
     out = io.StringIO()

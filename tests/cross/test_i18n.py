@@ -179,6 +179,7 @@ def _allauth_strings(code: str) -> set[str]:
     }
 
 
+@pytest.mark.slow
 @pytest.mark.django_db
 @pytest.mark.parametrize("code", LANGUAGES)
 def test_logged_out_pages_are_translated(client, code):

@@ -137,6 +137,7 @@ def test_example_refusals_say_what_is_off() -> None:
 # --- the command in a fresh process --------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_score_stdin_in_a_process_without_environment() -> None:
     process = run_score_process(json.dumps(document()))
     assert process.returncode == 0, process.stderr
@@ -147,6 +148,7 @@ def test_score_stdin_in_a_process_without_environment() -> None:
     assert result["status"] == "playing"
 
 
+@pytest.mark.slow
 def test_score_refusal_in_a_process_without_environment() -> None:
     bad = document([[tally(25, 6, big=True, aces="SC"), tally(25, 7, little=True, aces="HD")]])
     process = run_score_process(json.dumps(bad))
@@ -155,6 +157,7 @@ def test_score_refusal_in_a_process_without_environment() -> None:
     assert process.stderr.splitlines() == ["hand 1: cards add up to 50, not 52"]
 
 
+@pytest.mark.slow
 def test_score_file_in_a_process(tmp_path: Path) -> None:
     path = tmp_path / "match.json"
     path.write_text(json.dumps([document(), document(variant="royal")]), encoding="utf-8")
@@ -807,6 +810,7 @@ def test_a_huge_number_in_the_ignored_result_does_not_matter() -> None:
     assert output["result"]["totals"] == [8, 3]
 
 
+@pytest.mark.slow
 def test_crashing_input_in_a_real_process_exits_2_without_a_traceback() -> None:
     text = "[" + ", ".join(text for _, text, _ in CRASHES) + "]"
     process = run_score_process(text)
@@ -822,6 +826,7 @@ def test_crashing_input_in_a_real_process_exits_2_without_a_traceback() -> None:
     )
 
 
+@pytest.mark.slow
 def test_standard_input_that_is_not_utf8_is_refused_in_a_process() -> None:
     raw = json.dumps(document()).encode().replace(b'"Ana"', b'"A\xed\xa0\x80na"')
     process = subprocess.run(

@@ -163,6 +163,7 @@ def test_merge_refused_for_two_people_who_played_together(history, players):
     assert Match.objects.filter(seats__player=ana).count() == 4
 
 
+@pytest.mark.slow
 def test_long_histories_are_walked_in_chunks(user, players):
     """A prefetch over thousands of ids is refused by SQLite; replays and exports go in chunks."""
     ana, ben = players[:2]

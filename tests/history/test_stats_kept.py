@@ -270,6 +270,7 @@ def _stored(owner, models):
 WRITTEN = (Match, Side, Seat, Hand, Tally, Player, PlayerRating)
 
 
+@pytest.mark.slow
 def test_bulk_seed_stores_exactly_what_recording_hand_by_hand_stores(django_user_model):
     by_services = django_user_model.objects.create(username="one-by-one")
     in_bulk = django_user_model.objects.create(username="in-bulk")
@@ -491,6 +492,7 @@ def test_kept_statistics_equal_the_aggregates_after_any_change(user, seed):
     assert _stored(user, KEPT_MODELS) == kept
 
 
+@pytest.mark.slow
 def test_streaks_follow_a_changed_result_in_the_middle(user, players):
     ana, ben = players[:2]
 
@@ -552,11 +554,13 @@ def test_merge_moves_the_statistics_to_the_other_player(user, players):
     assert history.player_stats(dee).in_progress == 1
 
 
+@pytest.mark.slow
 def test_demo_history_statistics_equal_the_aggregates(user):
     demo.seed(user.personal_circle, 60, seed=5)
     _assert_pages_match_reference(user)
 
 
+@pytest.mark.slow
 def test_stats_rebuild_command_counts_again(user, other_user, capsys):
     demo.seed(user.personal_circle, 30, seed=8)
     demo.seed(other_user.personal_circle, 5, seed=9)

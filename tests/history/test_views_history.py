@@ -112,6 +112,7 @@ def test_merge_is_previewed_then_done(user_client, players, user):
     assert done.status_code == 302 and not Player.objects.filter(pk=twin.pk).exists()
 
 
+@pytest.mark.slow
 def test_page_queries_do_not_grow_with_history(user_client, user, django_assert_max_num_queries):
     """The same number of queries with 10 matches and with 200: stats come from aggregates."""
     demo.seed(user.personal_circle, 10, seed=3)
@@ -232,6 +233,7 @@ def _walk(client, query="", htmx=False):
     return listed, pages
 
 
+@pytest.mark.slow
 def test_load_more_walks_every_match_once_newest_first(user_client, user, players):
     _history(user, players)
     newest_first = list(
@@ -284,6 +286,7 @@ def test_old_and_spoilt_page_links_still_show_a_page(user_client, user, players)
         assert re.findall(r"/matches/\d+/", body) == re.findall(r"/matches/\d+/", first)
 
 
+@pytest.mark.slow
 def test_a_deep_page_costs_what_the_first_page_costs(user_client, user, players):
     _history(user, players)
     cursor = ""

@@ -116,7 +116,7 @@ def test_a_deleted_match_is_gone_in_json(user_client, casino_match):
 
 
 def test_the_database_down_answers_503_in_json_with_retry_after(user_client, casino_match):
-    with mock.patch.object(services, "hand_record", side_effect=OperationalError("injected fault")):
+    with mock.patch.object(services, "hand_save", side_effect=OperationalError("injected fault")):
         response = _sync(user_client, casino_match, **TYPICAL, client_id=CLIENT_ID)
     assert response.status_code == 503 and response["Retry-After"] == "30"
     assert response.json() == {
@@ -129,7 +129,7 @@ def test_the_database_down_answers_503_in_json_with_retry_after(user_client, cas
 
 
 def test_a_server_error_and_a_wrong_method_answer_json(user_client, casino_match):
-    with mock.patch.object(services, "hand_record", side_effect=RuntimeError("a bug")):
+    with mock.patch.object(services, "hand_save", side_effect=RuntimeError("a bug")):
         response = _sync(user_client, casino_match, **TYPICAL, client_id=CLIENT_ID)
     assert (response.status_code, response.json()) == (500, {"state": "error"})
     wrong = user_client.get(reverse("scoring:hand-sync", args=[casino_match.pk]))

@@ -712,6 +712,7 @@ def test_the_limits_are_the_documented_ones():
     assert "2 MB" in text and exchange.MAX_IMPORT_BYTES == 2 * 1024 * 1024
 
 
+@pytest.mark.slow
 def test_a_match_of_1000_hands_imports_and_exports(user, other_user):
     before = timezone.now()
     (match,) = import_text(user, json.dumps(long_match(1000))).matches

@@ -282,6 +282,7 @@ def test_upload_that_used_to_be_a_server_error_is_refused_with_its_message(user_
     assert snapshot() == before
 
 
+@pytest.mark.slow
 def test_hand_numbers_above_999_work_on_the_scoreboard(user_client, user):
     # 999 level hands (difference scoring: nobody is credited), then hand 1000 from the web.
     level = [tally(26, 6, big=True, aces="SC"), tally(26, 7, little=True, aces="HD")]
