@@ -1,16 +1,16 @@
 from django.urls import path
 
-from scoring.matches import views
+from scoring.matches import sync, views
 
 urlpatterns = [
     path("players/", views.player_list, name="player-list"),
     path("matches/new/", views.match_new, name="match-new"),
-    path("matches/sync/", views.match_sync, name="match-sync"),
+    path("matches/sync/", sync.match_sync, name="match-sync"),
     path("matches/offline/", views.match_offline, name="match-offline"),
     path("matches/waiting/", views.outbox, name="outbox"),
     path("matches/<int:pk>/", views.match_detail, name="match"),
     path("matches/<int:pk>/hands/", views.hand_create, name="hand-create"),
-    path("matches/<int:pk>/hands/sync/", views.hand_sync, name="hand-sync"),
+    path("matches/<int:pk>/hands/sync/", sync.hand_sync, name="hand-sync"),
     path("matches/<int:pk>/hands/preview/", views.hand_preview, name="hand-preview"),
     path("matches/<int:pk>/hands/<int:number>/", views.hand_detail, name="hand"),
     path("matches/<int:pk>/hands/<int:number>/edit/", views.hand_edit, name="hand-edit"),
