@@ -17,6 +17,7 @@ from django.views.decorators.http import require_POST
 from scoring.access import scoped
 from scoring.matches import answers, selectors, services
 from scoring.matches.forms import HandForm, MatchForm
+from scoring.models import Match
 from scoring.web.htmx import (
     HtmxHttpRequest,
     ScopedRequest,
@@ -113,19 +114,10 @@ def match_sync(request: ScopedRequest) -> JsonResponse:
     circle = request.POST.get("circle", "")
     if circle:  # 404 when no longer a member there
         request.scope.switch(int(circle) if circle.isascii() and circle.isdigit() else 0)
-    if request.POST.get("rematch_of"):
-        match = services.match_rematch(
-            match=request.scope.match(request.POST["rematch_of"]), by=request.user
-        )
-    else:
-        form = MatchForm(request.POST)
-        if not form.is_valid():
-            errors = [str(error) for errors in form.errors.values() for error in errors]
-            return JsonResponse({"state": "invalid", "errors": errors}, status=400)
-        try:
-            match = answers.start_match(request, form.cleaned_data, client_id)
-        except ValidationError as error:
-            return JsonResponse({"state": "invalid", "errors": error.messages}, status=400)
+    try:
+        match = _match_sent(request, client_id)
+    except _Invalid as invalid:
+        return JsonResponse({"state": "invalid", "errors": invalid.errors}, status=400)
     answer = {
         "state": "saved",
         "match": match.pk,
@@ -133,3 +125,24 @@ def match_sync(request: ScopedRequest) -> JsonResponse:
         "sync": reverse("scoring:hand-sync", args=[match.pk]),
     }
     return JsonResponse(answer, status=201)
+
+
+class _Invalid(Exception):
+    def __init__(self, errors: list[str]) -> None:
+        super().__init__(errors)
+        self.errors = errors
+
+
+def _match_sent(request: ScopedRequest, client_id: str) -> Match:
+    """The match the phone started: the rematch it asked for, or a new one from the new-match
+    form's fields (refused as the form refuses)."""
+    if request.POST.get("rematch_of"):
+        played = request.scope.match(request.POST["rematch_of"])
+        return services.match_rematch(match=played, by=request.user)
+    form = MatchForm(request.POST)
+    if not form.is_valid():
+        raise _Invalid([str(error) for errors in form.errors.values() for error in errors])
+    try:
+        return answers.start_match(request, form.cleaned_data, client_id)
+    except ValidationError as error:
+        raise _Invalid(error.messages) from None

@@ -251,25 +251,14 @@ def hand_delete(request: ScopedRequest, pk: int) -> HttpResponse:
     id, so a double tap or a late tap deletes nothing else). An undone hand's counts come back
     into the form, to fix and save again."""
     match = request.scope.match(pk)
-    number, hand_id = _posted_int(request, "number"), None
-    if "undo" in request.POST:  # "<number>:<hand id>", from the bar shown after a save
-        undo_number, _sep, undo_hand = request.POST["undo"].partition(":")
-        number, hand_id = _int(undo_number), _int(undo_hand)
+    number, hand_id = _undo_target(request)
     form = None
     try:
         undone = services.hand_delete_last(match=match, number=number, hand_id=hand_id)
     except ValidationError as error:
         note, level = " ".join(error.messages), messages.ERROR
     else:
-        if hand_id is None:
-            note = _("The last hand was deleted.")
-        elif undone is None:
-            note = _("Hand %(number)d was already undone.") % {"number": number}
-        else:
-            note = _("Hand %(number)d was undone: its counts are back in the form.") % {
-                "number": number
-            }
-        level = messages.SUCCESS
+        note, level = _deleted_note(number, hand_id, undone is not None), messages.SUCCESS
         match.refresh_from_db()
         if undone is not None and match.is_open and match.hand_count == number - 1:
             initial = HandForm.initial_for(number, undone)
@@ -286,8 +275,20 @@ def hand_delete(request: ScopedRequest, pk: int) -> HttpResponse:
     return answers.whole_board(render(request, f"{answers.MATCH_TEMPLATE}#board", context))
 
 
-def _posted_int(request: HtmxHttpRequest, name: str) -> int:
-    return _int(request.POST.get(name, ""))
+def _undo_target(request: HtmxHttpRequest) -> tuple[int, int | None]:
+    """The hand to delete: the number posted, or the "<number>:<hand id>" of an Undo."""
+    if "undo" in request.POST:  # from the bar shown after a save
+        undo_number, _sep, undo_hand = request.POST["undo"].partition(":")
+        return _int(undo_number), _int(undo_hand)
+    return _int(request.POST.get("number", "")), None
+
+
+def _deleted_note(number: int, hand_id: int | None, undone: bool) -> str:
+    if hand_id is None:
+        return _("The last hand was deleted.")
+    if not undone:
+        return _("Hand %(number)d was already undone.") % {"number": number}
+    return _("Hand %(number)d was undone: its counts are back in the form.") % {"number": number}
 
 
 def _int(text: str) -> int:
