@@ -186,7 +186,7 @@ def match_start(
     return match
 
 
-def _locked(match: Match) -> Match:
+def _lock_match(match: Match) -> Match:
     return locks.match(match)  # a table's event first (the lock order)
 
 
@@ -385,7 +385,7 @@ def _append_scored(
     return rows
 
 
-def _derive(row: Tally, breakdown: rules.Breakdown, total: int) -> bool:
+def _set_points(row: Tally, breakdown: rules.Breakdown, total: int) -> bool:
     """Put the engine's numbers on a tally row; True when any of them changed."""
     values = (
         breakdown.cards,
@@ -422,7 +422,7 @@ def hand_edit(
 
     Refused when a later hand would then come after the winning one.
     """
-    match = _locked(match)
+    match = _lock_match(match)
     hand = Hand.objects.filter(match=match, number=number).first()
     if hand is None:
         raise HandGone(number)
@@ -460,7 +460,7 @@ def hand_delete_last(
     must be that very row: a resend after it is gone changes nothing and returns None, and a hand
     of the same number saved again meanwhile (another phone) is not deleted.
     """
-    match = _locked(match)
+    match = _lock_match(match)
     last = match.hands.order_by("-number").first()
     another = hand_id is not None and (last is None or last.pk != hand_id)
     if another and hand_id is not None and not Hand.objects.filter(pk=hand_id).exists():
@@ -480,7 +480,7 @@ def hand_delete_last(
 
 @transaction.atomic
 def match_abandon(*, match: Match) -> Match:
-    match = _locked(match)
+    match = _lock_match(match)
     if match.status not in (Match.Status.WON, Match.Status.ABANDONED):
         match.status = Match.Status.ABANDONED
         match.finished_at = timezone.now()
@@ -501,7 +501,7 @@ def event_changed(match: Match) -> None:
 def match_delete(*, match: Match) -> None:
     """Delete a match and its hands for good. Its players' statistics no longer count it, and
     the circle's ratings are replayed from the first rating it gave as if it never was."""
-    match = _locked(match)
+    match = _lock_match(match)
     if match.event_id is not None:
         raise ValidationError(
             _(
@@ -525,7 +525,7 @@ def match_rematch(*, match: Match, by: User | None = None) -> Match:
 
     A match has one rematch: asked again (a second phone, a resend), the first one is returned.
     """
-    match = _locked(match)
+    match = _lock_match(match)
     existing = match.rematches.order_by("pk").first()
     if existing is not None:
         return existing
@@ -577,7 +577,7 @@ def rescore(match: Match) -> rules.MatchScore:
         for row, breakdown, total in zip(
             hand_rows, hand_score.breakdown, hand_score.totals, strict=True
         )
-        if _derive(row, breakdown, total)
+        if _set_points(row, breakdown, total)
     ]
     if changed:
         Tally.objects.bulk_update(changed, [*DERIVED_TALLY_FIELDS])
