@@ -191,7 +191,9 @@ def preview(match: Match, form: HandForm) -> dict[str, Any]:
             return {"preview_errors": [], "preview_rows": []}
         errors = [error for errors in form.errors.values() for error in errors]
         return {"preview_errors": errors, "preview_rows": []}
-    score, after_win = selectors.hand_preview(match, form.tallies, form.cleaned_data["number"])
+    score, after_win = selectors.hand_score_preview(
+        match, form.tallies, form.cleaned_data["number"]
+    )
     rows = []
     if score is not None:
         rows = [

@@ -461,7 +461,7 @@ def hand_entry(hand: Hand) -> HandEntry:
     )
 
 
-def hand_row(match: Match, number: int) -> HandDetail:
+def hand_detail(match: Match, number: int) -> HandDetail:
     """One hand of the score sheet, with its tallies (for its breakdown) and who entered and
     changed it, or 404."""
     hand = get_object_or_404(_hands_with_accounts(match), number=number)
@@ -604,7 +604,7 @@ def hand_clash(
     return HandClash(number, next_number, saved, _side_counts(side_names, tallies))
 
 
-def hand_preview(
+def hand_score_preview(
     match: Match, tallies: Sequence[rules.Tally], number: int
 ) -> tuple[rules.HandScore | None, bool]:
     """Score `tallies` as hand `number` of the match, without saving.

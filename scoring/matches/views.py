@@ -188,7 +188,7 @@ def hand_detail(request: ScopedRequest, pk: int, number: int) -> HttpResponse:
     match = request.scope.match(pk)
     context = {
         "match": match,
-        "row": selectors.hand_row(match, number),
+        "row": selectors.hand_detail(match, number),
         "side_names": seating.side_names(match),
     }
     return render_region(request, "scoring/matches/hand_detail.html", "breakdown", context)
