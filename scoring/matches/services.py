@@ -150,40 +150,58 @@ def match_start(
         if existing is not None:
             return existing
     lineup = Lineup.of(sides)
-    problem = lineup.problem(rules.scoring)
+    _refuse_table(circle, rules, lineup)
+    match, created = _created_once(
+        {
+            "circle": circle,
+            "created_by": by,
+            "layout": Match.layout_for(len(lineup.sides), len(lineup.sides[0])),
+            **Match.rules_fields(rules),
+            "first_dealer_seat": first_dealer_seat % lineup.seat_count,
+            "rematch_of": rematch_of,
+            "client_id": client_id,
+            "event": event,
+        }
+    )
+    if not created:
+        return match
+    _seat_lineup(match, lineup, start_totals or [0] * len(lineup.sides))
+    rescore(match)
+    return match
+
+
+def _refuse_table(circle: Circle, match_rules: Rules, lineup: Lineup[Player]) -> None:
+    """A table the game cannot be played at, or with a player of another circle, is refused."""
+    problem = lineup.problem(match_rules.scoring)
     if problem is not None:
         raise ValidationError(_(TABLE_PROBLEMS[problem]))
     if any(player.circle_id != circle.pk for _seat, _side, player in lineup.seats()):
         raise ValidationError(_("Every player of a match must be of the match's circle."))
-    totals = list(start_totals or [0] * len(lineup.sides))
-    fields = {
-        "circle": circle,
-        "created_by": by,
-        "layout": Match.layout_for(len(lineup.sides), len(lineup.sides[0])),
-        **Match.rules_fields(rules),
-        "first_dealer_seat": first_dealer_seat % lineup.seat_count,
-        "rematch_of": rematch_of,
-        "client_id": client_id,
-        "event": event,
-    }
-    if not client_id:
-        match = Match.objects.create(**fields)
-    else:
-        try:
-            with transaction.atomic():
-                match = Match.objects.create(**fields)
-        except IntegrityError:  # the same phone's match, sent twice at once: the first stands
-            return Match.objects.get(circle=circle, client_id=client_id)
+
+
+def _created_once(fields: dict[str, Any]) -> tuple[Match, bool]:
+    """The match of these fields, created (True); or, when a phone's match (its `client_id`)
+    was sent twice at once and the other request created it, that one (False): the first
+    stands."""
+    if not fields["client_id"]:
+        return Match.objects.create(**fields), True
+    try:
+        with transaction.atomic():
+            return Match.objects.create(**fields), True
+    except IntegrityError:
+        return Match.objects.get(circle=fields["circle"], client_id=fields["client_id"]), False
+
+
+def _seat_lineup(match: Match, lineup: Lineup[Player], start_totals: Sequence[int]) -> None:
+    """The new match's sides, each starting from its total, and its seats."""
     sides_made = Side.objects.bulk_create(
         Side(match=match, position=position, start_total=total, total=total)
-        for position, total in enumerate(totals)
+        for position, total in enumerate(start_totals)
     )
     Seat.objects.bulk_create(
         Seat(match=match, side=sides_made[side], player=player, seat=seat)
         for seat, side, player in lineup.seats()
     )
-    rescore(match)
-    return match
 
 
 def _lock_match(match: Match) -> Match:
