@@ -577,37 +577,9 @@ def rescore(match: Match) -> rules.MatchScore:
         )
     )
     rows = [list(hand.tallies.all()) for hand in hands]
-    try:
-        score = rules.score_match(
-            match.rules,
-            [[row.as_rules_tally() for row in hand_rows] for hand_rows in rows],
-            [side.start_total for side in sides],
-            last_hand=match.last_hand,
-        )
-    except rules.MatchOverError as error:
-        raise HandRefused(
-            _("Hand %(number)d would come after the winning hand; delete it first.")
-            % {"number": error.hand_index + 1}
-        ) from None
-    changed = [
-        row
-        for hand_rows, hand_score in zip(rows, score.hands, strict=True)
-        for row, breakdown, total in zip(
-            hand_rows, hand_score.breakdown, hand_score.totals, strict=True
-        )
-        if _set_points(row, breakdown, total)
-    ]
-    if changed:
-        Tally.objects.bulk_update(changed, [*DERIVED_TALLY_FIELDS])
-    moved_pots = [
-        hand
-        for hand, hand_score in zip(hands, score.hands, strict=True)
-        if (hand.pot_cards, hand.pot_spades) != hand_score.pots
-    ]
-    for hand, hand_score in zip(hands, score.hands, strict=True):
-        hand.pot_cards, hand.pot_spades = hand_score.pots
-    if moved_pots:
-        Hand.objects.bulk_update(moved_pots, ["pot_cards", "pot_spades"])
+    score = _match_scored(match, sides, rows)
+    _points_save(rows, score)
+    _pots_save(hands, score)
     _result_save(
         match,
         sides,
@@ -618,6 +590,52 @@ def rescore(match: Match) -> rules.MatchScore:
         hand_count=len(hands),
     )
     return score
+
+
+def _match_scored(
+    match: Match, sides: Sequence[Side], rows: Sequence[Sequence[Tally]]
+) -> rules.MatchScore:
+    """The engine's score of the match's hands (`rows`: each hand's tallies, by side), or
+    HandRefused when one comes after the winning hand."""
+    try:
+        return rules.score_match(
+            match.rules,
+            [[row.as_rules_tally() for row in hand_rows] for hand_rows in rows],
+            [side.start_total for side in sides],
+            last_hand=match.last_hand,
+        )
+    except rules.MatchOverError as error:
+        raise HandRefused(
+            _("Hand %(number)d would come after the winning hand; delete it first.")
+            % {"number": error.hand_index + 1}
+        ) from None
+
+
+def _points_save(rows: Sequence[Sequence[Tally]], score: rules.MatchScore) -> None:
+    """Put the score's points and running totals on the tally rows; store those that changed."""
+    changed = [
+        row
+        for hand_rows, hand_score in zip(rows, score.hands, strict=True)
+        for row, breakdown, total in zip(
+            hand_rows, hand_score.breakdown, hand_score.totals, strict=True
+        )
+        if _set_points(row, breakdown, total)
+    ]
+    if changed:
+        Tally.objects.bulk_update(changed, [*DERIVED_TALLY_FIELDS])
+
+
+def _pots_save(hands: Sequence[Hand], score: rules.MatchScore) -> None:
+    """Put the pots each hand leaves (Finnish Kasino's) on the hands; store those that moved."""
+    moved = [
+        hand
+        for hand, hand_score in zip(hands, score.hands, strict=True)
+        if (hand.pot_cards, hand.pot_spades) != hand_score.pots
+    ]
+    for hand, hand_score in zip(hands, score.hands, strict=True):
+        hand.pot_cards, hand.pot_spades = hand_score.pots
+    if moved:
+        Hand.objects.bulk_update(moved, ["pot_cards", "pot_spades"])
 
 
 def _result_save(
