@@ -653,12 +653,33 @@ def _result_save(
     statistics right (`appended`: the tallies of the one hand just added and the match's seats,
     for counting it as such)."""
     status_before = match.status
+    ranks_before = ratings.finishing_ranks(match, sides)
+    _totals_save(sides, totals)
+    _standing_save(match, status=status, winner=winner, outcome=outcome, hand_count=hand_count)
+    event_changed(match)
+    # The statistics' rows, then the players' ratings (the lock order, scoring.locks).
+    _statistics_count(match, sides, appended, status_before)
+    _ratings_replay_if_changed(match, sides, ranks_before)
+
+
+def _totals_save(sides: Sequence[Side], totals: Sequence[int]) -> None:
+    """Put the totals on the sides; store those that moved."""
     moved = [side for side, total in zip(sides, totals, strict=True) if side.total != total]
-    before = ratings.finishing_ranks(match, sides)
     for side, total in zip(sides, totals, strict=True):
         side.total = total
     if moved:
         Side.objects.bulk_update(moved, ["total"])
+
+
+def _standing_save(
+    match: Match,
+    *,
+    status: rules.Status,
+    winner: int | None,
+    outcome: rules.Outcome | None,
+    hand_count: int,
+) -> None:
+    """Store how the match stands (an abandoned match stays abandoned) and a new version."""
     was_won = match.status == Match.Status.WON
     if match.status != Match.Status.ABANDONED:
         match.status = status
@@ -682,17 +703,30 @@ def _result_save(
             "version",
         ]
     )
-    event_changed(match)
-    # The statistics' rows, then the players' ratings (the lock order, scoring.locks).
+
+
+def _statistics_count(
+    match: Match,
+    sides: Sequence[Side],
+    appended: tuple[Sequence[Tally], Sequence[Seat]] | None,
+    status_before: str,
+) -> None:
+    """Count the one hand `appended` into the players' statistics, or count the match anew."""
     if appended is not None:
         rows, seats = appended
         seated = [(seat.player_id, seat.side_id) for seat in seats]
         stats.hand_appended(match, sides, rows, seated, status_before)
     else:
         stats.player_summaries_refresh(match)
+
+
+def _ratings_replay_if_changed(
+    match: Match, sides: Sequence[Side], ranks_before: tuple[int, ...] | None
+) -> None:
+    """Replay the circle's ratings when the save changed how the match's sides finished."""
     after = ratings.finishing_ranks(match, sides)
-    if after != before:
-        ratings.replay_after_result_change(match, was_rated=before is not None)
+    if after != ranks_before:
+        ratings.replay_after_result_change(match, was_rated=ranks_before is not None)
 
 
 def player_rename(*, player: Player, name: str) -> Player:
