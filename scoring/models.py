@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 from typing import Any
 
 from django.conf import settings
@@ -233,7 +234,9 @@ class GameRules(models.Model):
 
     @property
     def rules(self) -> rules.Rules:
-        return rules.Rules.make(
+        """The rules the fields store (built once for each set of values: a save reads them
+        several times)."""
+        return _rules_made(
             self.variant,
             target=self.target,
             sweeps=self.sweeps,
@@ -243,6 +246,12 @@ class GameRules(models.Model):
             ties=self.ties,
             sweep_freeze=self.sweep_freeze,
         )
+
+
+# Rules are immutable and a circle plays few sets of options: one Rules per set of field values,
+# shared by every match and event of it. Kept off the instances, so a field changed on one is
+# never read stale, and a model's fields (vars) are only its fields.
+_rules_made = functools.lru_cache(maxsize=256)(rules.Rules.make)
 
 
 class Match(GameRules):
