@@ -309,7 +309,9 @@ def _hand_insert(
     by: User | None,
     client_id: str = "",
 ) -> HandRecorded:
-    """Hand `number` of `match` (read locked) stored, unless it cannot be."""
+    """Hand `number` of `match` (read locked) stored, unless it cannot be. The deck first: a
+    hand that cannot be is refused as such, whatever else (its number taken, the match over)."""
+    _refuse_impossible_hand(match, tallies)
     # Hands are numbered 1 to hand_count: only a number up to it can be taken.
     existing = (
         Hand.objects.filter(match=match, number=number).first()
@@ -329,7 +331,6 @@ def _hand_insert(
             _("The next hand is hand %(next)d, not %(number)d.")
             % {"next": match.hand_count + 1, "number": number}
         )
-    _refuse_impossible_hand(match, tallies)
     sides, seats, scored = _scored_next(match, number, tallies)
     turn = rules.table_turn(
         match.rules,
