@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, cast
+from typing import TYPE_CHECKING, Any, cast
 
 from django import forms
 from django.core.exceptions import ValidationError
@@ -19,11 +19,15 @@ from scoring.matches import seating
 from scoring.models import Match, Player
 from scoring.web.validators import NAME_VALIDATORS
 
+if TYPE_CHECKING:
+    from django_stubs_ext import StrOrPromise
+
 MAX_SEATS = 4
 # The six special cards' codes (the hand form's fields card_10D, card_2S, ...); the cards
 # themselves are rules.SPECIAL_CARDS.
 SPECIAL_CARDS = tuple(card.code for card in rules.SPECIAL_CARDS)
 JACK_FIELD = f"card_{rules.JACK_OF_SPADES.code}"  # Spade Casino's question
+CARD_FIELDS = tuple(f"card_{code}" for code in SPECIAL_CARDS)
 # The hand form's questions beyond the special cards, and the variant that asks each.
 SIDE_QUESTIONS = {"last_capture": rules.Variant.SWEDISH, JACK_FIELD: rules.Variant.SPADE}
 # The tables the form offers, by Match.layout: (sides, players per side).
@@ -298,6 +302,25 @@ class MatchForm(GameRulesForm):
         data["start_totals"] = start
 
 
+def _side_choice(
+    label: StrOrPromise, required: StrOrPromise | None = None
+) -> forms.TypedChoiceField:
+    """A question of the hand form that a side answers (its choices: the sides, set per form);
+    `required`: what to say when none is chosen, if one must be."""
+    return forms.TypedChoiceField(
+        label=label,
+        coerce=int,
+        required=required is not None,
+        error_messages={"required": required} if required is not None else None,
+        widget=forms.RadioSelect,
+    )
+
+
+def _card_choice(code: str) -> forms.TypedChoiceField:
+    """Who took a special card (rules.CARDS[code]), named as in problems."""
+    return _side_choice(gettext_lazy(rules.CARDS[code].name))
+
+
 class HandForm(forms.Form):
     """One hand: each side's cards, spades and sweeps, and who took each of the six special cards.
 
@@ -308,6 +331,16 @@ class HandForm(forms.Form):
     """
 
     number = forms.IntegerField(widget=forms.HiddenInput, min_value=1, max_value=matchdoc.MAX_HANDS)
+    last_capture = _side_choice(
+        gettext_lazy("Last capture"), required=gettext_lazy("Who made the last capture?")
+    )
+    card_JS = _side_choice(gettext_lazy("Jack of spades (J♠)"))
+    card_10D = _card_choice("10D")
+    card_2S = _card_choice("2S")
+    card_AS = _card_choice("AS")
+    card_AC = _card_choice("AC")
+    card_AH = _card_choice("AH")
+    card_AD = _card_choice("AD")
 
     def __init__(
         self,
@@ -320,52 +353,18 @@ class HandForm(forms.Form):
         self.side_names = list(side_names)
         self.variant = rules.Variant(variant)
         self.tallies: list[rules.Tally] = []
-        side_choices = [(str(position), name) for position, name in enumerate(side_names)]
-        if self.variant is rules.Variant.SWEDISH:
-            self.fields["last_capture"] = forms.TypedChoiceField(
-                label=_("Last capture"),
-                choices=side_choices,
-                coerce=int,
-                error_messages={"required": _("Who made the last capture?")},
-                widget=forms.RadioSelect,
-            )
-        if self.variant is rules.Variant.SPADE:
-            self.fields[JACK_FIELD] = forms.TypedChoiceField(
-                label=_("Jack of spades (J♠)"),
-                choices=side_choices,
-                coerce=int,
-                required=False,
-                widget=forms.RadioSelect,
-            )
-        for position, name in enumerate(side_names):
-            derived = position == len(side_names) - 1
-            self.fields[f"cards_{position}"] = forms.IntegerField(
-                label=_("%(side)s: cards") % {"side": name},
-                min_value=0,
-                max_value=rules.PACK,
-                required=not derived,
-            )
-            self.fields[f"spades_{position}"] = forms.IntegerField(
-                label=_("%(side)s: spades") % {"side": name},
-                min_value=0,
-                max_value=rules.SPADES,
-                required=not derived,
-            )
-            self.fields[f"sweeps_{position}"] = forms.IntegerField(
-                label=_("%(side)s: sweeps") % {"side": name},
-                min_value=0,
-                max_value=rules.MAX_SWEEPS,
-                required=False,
-                initial=0,
-            )
-        for card in rules.SPECIAL_CARDS:
-            self.fields[f"card_{card.code}"] = forms.TypedChoiceField(
-                label=_(card.name),
-                choices=[(str(position), name) for position, name in enumerate(side_names)],
-                coerce=int,
-                required=False,
-                widget=forms.RadioSelect,
-            )
+        for name, asked_in in SIDE_QUESTIONS.items():
+            if self.variant is not asked_in:
+                del self.fields[name]
+        # The sides' counts go before the special cards (the order errors are listed in).
+        cards = {name: self.fields.pop(name) for name in CARD_FIELDS}
+        for position, name in enumerate(self.side_names):
+            self.fields.update(_count_fields(position, name, last=position == len(side_names) - 1))
+        self.fields.update(cards)
+        choices = [(str(position), name) for position, name in enumerate(self.side_names)]
+        for field in self.fields.values():
+            if isinstance(field, forms.ChoiceField):
+                field.choices = choices
 
     @staticmethod
     def parse_step(step: str, sides: int) -> tuple[int, int] | None:
@@ -540,6 +539,31 @@ class SideFields:
             form[f"sweeps_{position}"],
             [(card, field, field[position]) for card, field in form.special_cards()],
         )
+
+
+def _count_fields(position: int, name: str, *, last: bool) -> dict[str, forms.Field]:
+    """One side's cards, spades and sweeps (the last side's cards and spades may be blank)."""
+    return {
+        f"cards_{position}": forms.IntegerField(
+            label=_("%(side)s: cards") % {"side": name},
+            min_value=0,
+            max_value=rules.PACK,
+            required=not last,
+        ),
+        f"spades_{position}": forms.IntegerField(
+            label=_("%(side)s: spades") % {"side": name},
+            min_value=0,
+            max_value=rules.SPADES,
+            required=not last,
+        ),
+        f"sweeps_{position}": forms.IntegerField(
+            label=_("%(side)s: sweeps") % {"side": name},
+            min_value=0,
+            max_value=rules.MAX_SWEEPS,
+            required=False,
+            initial=0,
+        ),
+    }
 
 
 def _problem_field(problem: rules.Problem) -> str | None:
