@@ -3,14 +3,14 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any, cast
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, cast
 
 from django import forms
 from django.core.exceptions import ValidationError
 from django.db.models import QuerySet
+from django.forms.boundfield import BoundWidget
 from django.utils.functional import Promise
-from django.utils.html import format_html_join
-from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
@@ -19,12 +19,17 @@ from scoring.matches import seating
 from scoring.models import Match, Player
 from scoring.web.validators import NAME_VALIDATORS
 
+if TYPE_CHECKING:
+    from django_stubs_ext import StrOrPromise
+
 MAX_SEATS = 4
 # The six special cards' codes (the hand form's fields card_10D, card_2S, ...); the cards
 # themselves are rules.SPECIAL_CARDS.
 SPECIAL_CARDS = tuple(card.code for card in rules.SPECIAL_CARDS)
 JACK_FIELD = f"card_{rules.JACK_OF_SPADES.code}"  # Spade Casino's question
-CHECKED = {True: mark_safe(" checked"), False: ""}
+CARD_FIELDS = tuple(f"card_{code}" for code in SPECIAL_CARDS)
+# The hand form's questions beyond the special cards, and the variant that asks each.
+SIDE_QUESTIONS = {"last_capture": rules.Variant.SWEDISH, JACK_FIELD: rules.Variant.SPADE}
 # The tables the form offers, by Match.layout: (sides, players per side).
 LAYOUTS = {Match.layout_for(sides, per_side): (sides, per_side) for sides, per_side in rules.TABLES}
 # The options of a game's rules the form asks for, besides the target (rules.Rules.make's).
@@ -297,6 +302,25 @@ class MatchForm(GameRulesForm):
         data["start_totals"] = start
 
 
+def _side_choice(
+    label: StrOrPromise, required: StrOrPromise | None = None
+) -> forms.TypedChoiceField:
+    """A question of the hand form that a side answers (its choices: the sides, set per form);
+    `required`: what to say when none is chosen, if one must be."""
+    return forms.TypedChoiceField(
+        label=label,
+        coerce=int,
+        required=required is not None,
+        error_messages={"required": required} if required is not None else None,
+        widget=forms.RadioSelect,
+    )
+
+
+def _card_choice(code: str) -> forms.TypedChoiceField:
+    """Who took a special card (rules.CARDS[code]), named as in problems."""
+    return _side_choice(gettext_lazy(rules.CARDS[code].name))
+
+
 class HandForm(forms.Form):
     """One hand: each side's cards, spades and sweeps, and who took each of the six special cards.
 
@@ -307,6 +331,16 @@ class HandForm(forms.Form):
     """
 
     number = forms.IntegerField(widget=forms.HiddenInput, min_value=1, max_value=matchdoc.MAX_HANDS)
+    last_capture = _side_choice(
+        gettext_lazy("Last capture"), required=gettext_lazy("Who made the last capture?")
+    )
+    card_JS = _side_choice(gettext_lazy("Jack of spades (J♠)"))
+    card_10D = _card_choice("10D")
+    card_2S = _card_choice("2S")
+    card_AS = _card_choice("AS")
+    card_AC = _card_choice("AC")
+    card_AH = _card_choice("AH")
+    card_AD = _card_choice("AD")
 
     def __init__(
         self,
@@ -319,52 +353,18 @@ class HandForm(forms.Form):
         self.side_names = list(side_names)
         self.variant = rules.Variant(variant)
         self.tallies: list[rules.Tally] = []
-        side_choices = [(str(position), name) for position, name in enumerate(side_names)]
-        if self.variant is rules.Variant.SWEDISH:
-            self.fields["last_capture"] = forms.TypedChoiceField(
-                label=_("Last capture"),
-                choices=side_choices,
-                coerce=int,
-                error_messages={"required": _("Who made the last capture?")},
-                widget=forms.RadioSelect,
-            )
-        if self.variant is rules.Variant.SPADE:
-            self.fields[JACK_FIELD] = forms.TypedChoiceField(
-                label=_("Jack of spades (J♠)"),
-                choices=side_choices,
-                coerce=int,
-                required=False,
-                widget=forms.RadioSelect,
-            )
-        for position, name in enumerate(side_names):
-            derived = position == len(side_names) - 1
-            self.fields[f"cards_{position}"] = forms.IntegerField(
-                label=_("%(side)s: cards") % {"side": name},
-                min_value=0,
-                max_value=rules.PACK,
-                required=not derived,
-            )
-            self.fields[f"spades_{position}"] = forms.IntegerField(
-                label=_("%(side)s: spades") % {"side": name},
-                min_value=0,
-                max_value=rules.SPADES,
-                required=not derived,
-            )
-            self.fields[f"sweeps_{position}"] = forms.IntegerField(
-                label=_("%(side)s: sweeps") % {"side": name},
-                min_value=0,
-                max_value=rules.MAX_SWEEPS,
-                required=False,
-                initial=0,
-            )
-        for card in rules.SPECIAL_CARDS:
-            self.fields[f"card_{card.code}"] = forms.TypedChoiceField(
-                label=_(card.name),
-                choices=[(str(position), name) for position, name in enumerate(side_names)],
-                coerce=int,
-                required=False,
-                widget=forms.RadioSelect,
-            )
+        for name, asked_in in SIDE_QUESTIONS.items():
+            if self.variant is not asked_in:
+                del self.fields[name]
+        # The sides' counts go before the special cards (the order errors are listed in).
+        cards = {name: self.fields.pop(name) for name in CARD_FIELDS}
+        for position, name in enumerate(self.side_names):
+            self.fields.update(_count_fields(position, name, last=position == len(side_names) - 1))
+        self.fields.update(cards)
+        choices = [(str(position), name) for position, name in enumerate(self.side_names)]
+        for field in self.fields.values():
+            if isinstance(field, forms.ChoiceField):
+                field.choices = choices
 
     @staticmethod
     def parse_step(step: str, sides: int) -> tuple[int, int] | None:
@@ -430,96 +430,18 @@ class HandForm(forms.Form):
                 initial["last_capture"] = str(position)
         return initial
 
-    def extra_choices(self) -> list[dict[str, Any]]:
+    def sides(self) -> list[SideFields]:
+        """Per side, its fields in the order the form lays them out."""
+        return [SideFields.of(self, position) for position in range(len(self.side_names))]
+
+    def special_cards(self) -> list[tuple[rules.Card, forms.BoundField]]:
+        """The six special cards and their fields (the card grid's columns)."""
+        return [(card, self[f"card_{card.code}"]) for card in rules.SPECIAL_CARDS]
+
+    def side_questions(self) -> list[forms.BoundField]:
         """The variant's one-of-the-sides questions beyond the six special cards: Swedish
         Kasino's last capture, Spade Casino's J♠ (a row of chips each)."""
-        extra = []
-        for name in ("last_capture", JACK_FIELD):
-            if name not in self.fields:
-                continue
-            field = self[name]
-            chosen = _chosen(field)
-            extra.append(
-                {
-                    "name": name,
-                    "label": field.label,
-                    "auto_id": field.auto_id,
-                    "errors": field.errors,
-                    "defaults_to_last": name == JACK_FIELD,
-                    "chips": format_html_join(
-                        "\n",
-                        '<label class="chip side-chip side-{1}{3}" for="{0}_{1}"><input type="radio"'
-                        ' name="{2}" value="{1}" id="{0}_{1}"{4}> <span>{5}</span></label>',
-                        (
-                            (
-                                field.auto_id,
-                                position,
-                                field.html_name,
-                                " last-side" if position == len(self.side_names) - 1 else "",
-                                CHECKED[str(position) == chosen],
-                                side,
-                            )
-                            for position, side in enumerate(self.side_names)
-                        ),
-                    ),
-                }
-            )
-        return extra
-
-    def side_rows(self) -> list[dict[str, Any]]:
-        """Per side: its name and its cards, spades and sweeps fields (what the template reads of
-        each, worked out once here: the scoreboard renders them on every load)."""
-        return [
-            {
-                "position": position,
-                "name": name,
-                "cards": _field_view(self[f"cards_{position}"]),
-                "spades": _field_view(self[f"spades_{position}"]),
-                "sweeps": _field_view(self[f"sweeps_{position}"]),
-                "derived": position == len(self.side_names) - 1,
-            }
-            for position, name in enumerate(self.side_names)
-        ]
-
-    def card_fields(self) -> list[dict[str, Any]]:
-        """Per special card: its code, symbol, label and errors (the grid's column heads)."""
-        return [
-            {
-                "code": card.code,
-                "symbol": card.symbol,
-                "red": card.red,
-                "label": self[f"card_{card.code}"].label,
-                "auto_id": self[f"card_{card.code}"].auto_id,
-                "errors": self[f"card_{card.code}"].errors,
-            }
-            for card in rules.SPECIAL_CARDS
-        ]
-
-    def card_grid(self) -> list[dict[str, Any]]:
-        """Per side, a row of six toggles, one per special card; a card's toggles across the
-        sides are one radio group (built here, not in the template: the scoreboard renders 12 to
-        24 of them each load). The last side gets the cards given to no one."""
-        chosen = {card: _chosen(self[f"card_{card}"]) for card in SPECIAL_CARDS}
-        labels = [(card.code, _(card.name)) for card in rules.SPECIAL_CARDS]
-        last = len(self.side_names) - 1
-        return [
-            {
-                "position": position,
-                "name": name,
-                "last": position == last,
-                "cells": format_html_join(
-                    "\n",
-                    '<td class="cell-{0}"><label class="toggle" for="id_card_{0}_{1}">'
-                    '<input type="radio" name="card_{0}" value="{1}" id="id_card_{0}_{1}"{2}>'
-                    '<span class="visually-hidden">{3}: {4}</span></label></td>',
-                    (
-                        (card, position, CHECKED[str(position) == chosen[card]], label, name)
-                        for card, label in labels
-                    ),
-                ),
-            }
-            for position, name in enumerate(self.side_names)
-        ]
+        return [self[name] for name in SIDE_QUESTIONS if name in self.fields]
 
     def clean(self) -> dict[str, Any]:
         super().clean()
@@ -592,21 +514,55 @@ class HandForm(forms.Form):
         return form.cleaned_data["number"], form.tallies
 
 
-def _chosen(bound: forms.BoundField) -> str:
-    """A radio field's value as its choices spell it ("" for none)."""
-    value = bound.value()
-    return "" if value is None else str(value)
+@dataclass(frozen=True)
+class SideFields:
+    """One side's fields in the hand form: a row of counts, and its toggle in each special
+    card's radio group (the card, its field, the field's choice of this side)."""
+
+    position: int
+    name: str
+    last: bool
+    cards: forms.BoundField
+    spades: forms.BoundField
+    sweeps: forms.BoundField
+    toggles: list[tuple[rules.Card, forms.BoundField, BoundWidget]]
+
+    @classmethod
+    def of(cls, form: HandForm, position: int) -> SideFields:
+        """Side `position`'s fields in `form`."""
+        return cls(
+            position,
+            form.side_names[position],
+            position == len(form.side_names) - 1,
+            form[f"cards_{position}"],
+            form[f"spades_{position}"],
+            form[f"sweeps_{position}"],
+            [(card, field, field[position]) for card, field in form.special_cards()],
+        )
 
 
-def _field_view(bound: forms.BoundField) -> dict[str, Any]:
-    """What a template reads of a bound field, each worked out once."""
+def _count_fields(position: int, name: str, *, last: bool) -> dict[str, forms.Field]:
+    """One side's cards, spades and sweeps (the last side's cards and spades may be blank)."""
     return {
-        "html_name": bound.html_name,
-        "id_for_label": bound.id_for_label,
-        "auto_id": bound.auto_id,
-        "value": bound.value(),
-        "errors": bound.errors,
-        "field": bound.field,
+        f"cards_{position}": forms.IntegerField(
+            label=_("%(side)s: cards") % {"side": name},
+            min_value=0,
+            max_value=rules.PACK,
+            required=not last,
+        ),
+        f"spades_{position}": forms.IntegerField(
+            label=_("%(side)s: spades") % {"side": name},
+            min_value=0,
+            max_value=rules.SPADES,
+            required=not last,
+        ),
+        f"sweeps_{position}": forms.IntegerField(
+            label=_("%(side)s: sweeps") % {"side": name},
+            min_value=0,
+            max_value=rules.MAX_SWEEPS,
+            required=False,
+            initial=0,
+        ),
     }
 
 
