@@ -11,7 +11,7 @@
 
 const fs = require("fs");
 const path = require("path");
-const engine = require(path.join(__dirname, "..", "scoring", "static", "scoring", "engine.js"));
+const engine = require(path.join(__dirname, "..", "..", "scoring", "static", "scoring", "engine.js"));
 
 // Properties (getters) that plain() adds to an object's own fields, as the test's EXTRA does.
 const EXTRA = new Map([
