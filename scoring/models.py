@@ -341,12 +341,12 @@ class Match(GameRules):
     @staticmethod
     def layout_for(sides: int, per_side: int) -> str:
         """The layout of `sides` sides of `per_side` players: "2", "3", "4" or "teams"."""
-        return "teams" if per_side == 2 else str(sides * per_side)
+        return rules.layout_name(sides, per_side)
 
     @property
     def table(self) -> tuple[int, int]:
         """(sides, players per side), read from the layout: no query."""
-        return (2, 2) if self.layout == "teams" else (int(self.layout), 1)
+        return rules.LAYOUTS[self.layout]
 
     @property
     def is_open(self) -> bool:

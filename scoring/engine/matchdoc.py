@@ -65,9 +65,9 @@ OPTION_VALUES: dict[str, tuple[str, ...]] = {
 }
 
 MAX_NAME = 60
-MAX_TARGET = 999
-MIN_DOMINICAN_TARGET = 4  # the near-target rules need 3 points of room (RULES.md §6)
-MAX_START_TOTAL = 999
+MAX_TARGET = rules.MAX_TARGET
+MIN_DOMINICAN_TARGET = rules.MIN_DOMINICAN_TARGET  # room for the near-target rules (RULES.md §6)
+MAX_START_TOTAL = rules.MAX_START_TOTAL
 MAX_HANDS = 1000  # hands in one match: hand numbers run 1 to 1,000, on the scoreboard too
 TALLY_RANGES = {"cards": rules.PACK, "spades": rules.SPADES, "sweeps": rules.MAX_SWEEPS}
 ACE_LETTERS = frozenset(rules.ACE_SUITS + rules.ACE_SUITS.lower())

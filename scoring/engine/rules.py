@@ -12,6 +12,7 @@ Results are immutable `NamedTuple`s: as cheap to build as tuples, which keeps th
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
@@ -1262,3 +1263,239 @@ def hand_base_points(tallies: Sequence[Tally]) -> int:
     if _most([t.spades for t in tallies]) is None:
         base -= 1
     return base
+
+
+# --- a match's setup: the new-match form's checks, and a hand form's counts ------------------
+# The one copy of what the new-match form refuses (MatchForm.clean on the server, local.js on a
+# phone without signal, both through setup_problems) and of how a hand form's counts make tallies
+# (HandForm.clean, outbox.js: tallies_of).
+
+MAX_TARGET = 999
+MIN_DOMINICAN_TARGET = 4  # the near-target rules need 3 points of room (RULES.md §6)
+MAX_START_TOTAL = 999
+
+
+def layout_name(sides: int, per_side: int) -> str:
+    """A table's layout as a match records it: "2", "3" or "4" players alone, or "teams"."""
+    return "teams" if per_side == 2 else str(sides * per_side)
+
+
+# The tables by layout: (sides, players per side).
+LAYOUTS = {layout_name(sides, per_side): (sides, per_side) for sides, per_side in TABLES}
+
+# What can be wrong with a match's setup (`setup_problems`), in words. Each problem names the
+# new-match form's field it is said at (params["field"]).
+SETUP_PROBLEMS = {
+    "seat_empty": gettext_noop("Who sits here?"),
+    "seat_taken": gettext_noop("%(name)s already has a seat."),
+    "first_dealer": gettext_noop("Choose one of the %(count)d seats."),
+    "target_other": gettext_noop("Enter the target score."),
+    "too_high": gettext_noop("Ensure this value is less than or equal to %(limit_value)s."),
+    "too_low": gettext_noop("Ensure this value is greater than or equal to %(limit_value)s."),
+    "whole": gettext_noop("Enter a whole number."),
+    "finnish_sweeps": gettext_noop("In Finnish Kasino opposing sweeps always cancel."),
+    "difference_sides": TABLE_PROBLEMS["difference_sides"],
+    "dominican_target": gettext_noop(
+        "Dominican Royal Casino is played to at least %(target)d points."
+    ),
+    "start_leader": gettext_noop(
+        "This side alone is at or past the target (%(target)d): that game is already won. A "
+        "top total shared with another side starts the match tied."
+    ),
+}
+
+# A number field's value: an int, None (blank), or text as typed (a phone's form).
+Posted = int | str | None
+_WHOLE = re.compile(r"[+-]?[0-9]+")
+# The spaces a number typed may have around it: JavaScript's String.prototype.trim's.
+_TRIM = (
+    "\t\n\v\f\r \xa0\u1680"
+    + "".join(map(chr, range(0x2000, 0x200B)))
+    + "\u2028\u2029\u202f\u205f\u3000\ufeff"
+)
+
+
+def _whole(
+    value: Posted, low: int, high: int, field_name: str, side: int | None = None
+) -> tuple[int | None, list[Problem]]:
+    """A number field's value, read as the form's integer field reads it: None (blank), or a
+    whole number in [low, high]; anything else is refused, and read as blank."""
+    if isinstance(value, str):
+        value = _typed_number(value)
+        if isinstance(value, str):
+            return None, [Problem("whole", {"field": field_name}, side)]
+    if value is None:
+        return None, []
+    if value < low:
+        return None, [Problem("too_low", {"limit_value": low, "field": field_name}, side)]
+    if value > high:
+        return None, [Problem("too_high", {"limit_value": high, "field": field_name}, side)]
+    return value, []
+
+
+def _typed_number(text: str) -> int | str | None:
+    """Text typed in a number field: None when blank (spaces around it do not count), the whole
+    number it spells (a sign, digits), or the text itself when it spells none."""
+    text = text.strip(_TRIM)
+    if not text:
+        return None
+    if not _WHOLE.fullmatch(text):
+        return text
+    digits = text.lstrip("+-").lstrip("0")
+    number = int(digits or "0") if len(digits) <= 9 else 10**9  # longer: out of every range
+    return -number if text[0] == "-" else number
+
+
+def option_problems(
+    variant: Variant | str,
+    target: Posted,
+    options: Mapping[str, object],
+    table: tuple[int, int],
+) -> list[Problem]:
+    """What is wrong with a game's target and options at a table of (sides, players per side).
+
+    `target` is the one asked for: None for the game's usual one, else a number (an int, or
+    text as typed), "" when a number was asked for and not given. `options` are Rules.make's
+    (blank or missing: the game's usual). Finnish Kasino's sweeps always cancel; difference
+    scoring needs two sides.
+    """
+    problems = _target_problems(target)
+    if Variant(variant) is Variant.FINNISH and options.get("sweeps") not in ("", None, "cancel"):
+        problems.append(Problem("finnish_sweeps", {"field": "sweeps"}))
+    sides, per_side = table
+    difference = options.get("scoring") == Scoring.DIFFERENCE
+    if difference and table_problem([per_side] * sides, Scoring.DIFFERENCE) == "difference_sides":
+        problems.append(Problem("difference_sides", {"field": "scoring"}))
+    return problems
+
+
+def _target_problems(target: Posted) -> list[Problem]:
+    if target is None:
+        return []
+    value, problems = _whole(target, 1, MAX_TARGET, "target_other")
+    if value is None:  # as the form says it of a bad number too
+        problems.append(Problem("target_other", {"field": "target_other"}))
+    return problems
+
+
+def _setup_target(variant: Variant | str, target: Posted) -> int:
+    """The target a match is played to: the one asked for when it is a valid number, else the
+    game's usual one."""
+    value = None if target is None else _whole(target, 1, MAX_TARGET, "target_other")[0]
+    return variant_defaults(variant).target if value is None else value
+
+
+def dominican_problems(variant: Variant | str, target: int) -> list[Problem]:
+    """Dominican Royal Casino's least target (its near-target rules need room), for the target
+    the match is played to."""
+    if Variant(variant) is Variant.DOMINICAN and target < MIN_DOMINICAN_TARGET:
+        return [
+            Problem("dominican_target", {"target": MIN_DOMINICAN_TARGET, "field": "target_other"})
+        ]
+    return []
+
+
+def setup_problems(
+    variant: Variant | str,
+    layout: str,
+    seats: Sequence[str],
+    *,
+    first_dealer: int | None = None,
+    target: Posted = None,
+    options: Mapping[str, object] | None = None,
+    start_totals: Sequence[Posted] = (),
+) -> list[Problem]:
+    """Everything that keeps a match from starting as set up, in the order the form says it.
+
+    `layout` is a key of LAYOUTS (ValueError otherwise); `seats` the names typed in the seats
+    (trimmed; those past the table's are not read); `first_dealer` a seat or None (not given);
+    `target` and `options` as `option_problems` takes them; `start_totals` each side's (an int,
+    text as typed, or None for blank: 0). Everyone seated once (names compared case-folded), a
+    first dealer at the table, the target and options, and start totals that leave the match
+    to be played (`start_leader`).
+    """
+    if not isinstance(layout, str) or layout not in LAYOUTS:
+        raise ValueError(f"{layout!r} is not a layout")
+    sides, per_side = LAYOUTS[layout]
+    seat_count = sides * per_side
+    problems = _seat_problems(seats, seat_count)
+    if first_dealer is not None and not 0 <= first_dealer < seat_count:
+        problems.append(Problem("first_dealer", {"count": seat_count, "field": "first_dealer"}))
+    problems += option_problems(variant, target, options or {}, (sides, per_side))
+    aim = _setup_target(variant, target)
+    problems += dominican_problems(variant, aim)
+    return problems + _start_problems(aim, start_totals, sides)
+
+
+def _seat_problems(seats: Sequence[str], seat_count: int) -> list[Problem]:
+    """Everyone seated once: a name in every seat, no name twice (case-folded)."""
+    problems = []
+    seen: set[str] = set()
+    for seat in range(seat_count):
+        name = seats[seat] if seat < len(seats) else ""
+        if not name:
+            problems.append(Problem("seat_empty", {"field": f"seat_{seat}"}))
+        elif name.casefold() in seen:
+            problems.append(Problem("seat_taken", {"name": name, "field": f"seat_{seat}"}))
+        seen.add(name.casefold())
+    return problems
+
+
+def _start_problems(aim: int, start_totals: Sequence[Posted], sides: int) -> list[Problem]:
+    """Start totals in range, and no side alone at or past the target (`start_leader`)."""
+    problems = []
+    totals = []
+    for side in range(sides):
+        posted = start_totals[side] if side < len(start_totals) else None
+        total, refused = _whole(posted, 0, MAX_START_TOTAL, f"start_{side}", side)
+        problems += refused
+        totals.append(total or 0)
+    leader = start_leader(aim, totals)
+    if leader is not None:
+        problems.append(
+            Problem("start_leader", {"target": aim, "field": f"start_{leader}"}, leader)
+        )
+    return problems
+
+
+def tallies_of(posted: Mapping[str, object], sides: int, variant: Variant | str) -> list[Tally]:
+    """The tallies a hand form's counts make (RULES.md §7): `posted` maps its fields to numbers
+    (None, "" or missing: blank): cards_<side>, spades_<side>, sweeps_<side>, card_<code> (the
+    side that took a special card) and Swedish Kasino's last_capture.
+
+    The last side's cards and spades left blank are what the deck leaves (52 and 13 less the
+    others'), another side's blank counts are 0, and blank sweeps 0; a special card given to no
+    one goes to the last side (the J♠ only in Spade Casino, the one game that records it).
+    """
+    cards = _side_counts(posted, "cards", PACK, sides)
+    spades = _side_counts(posted, "spades", SPADES, sides)
+    holder = {code: _posted(posted, f"card_{code}") for code in CARDS}
+    holder = {code: sides - 1 if side is None else side for code, side in holder.items()}
+    jack = holder[JACK_OF_SPADES.code] if Variant(variant) is Variant.SPADE else None
+    last_capture = _posted(posted, "last_capture")
+    return [
+        Tally.make(
+            cards=cards[side],
+            spades=spades[side],
+            big_casino=holder[BIG_CASINO.code] == side,
+            little_casino=holder[LITTLE_CASINO.code] == side,
+            aces=[ace.suit for ace in ACES if holder[ace.code] == side],
+            sweeps=_posted(posted, f"sweeps_{side}") or 0,
+            last_capture=last_capture == side,
+            jack_of_spades=jack == side,
+        )
+        for side in range(sides)
+    ]
+
+
+def _posted(posted: Mapping[str, object], name: str) -> int | None:
+    value = posted.get(name)
+    return None if value is None or value == "" else value  # type: ignore[return-value]
+
+
+def _side_counts(posted: Mapping[str, object], kind: str, whole: int, sides: int) -> list[int]:
+    """Each side's cards (or spades): 0 for a blank, the last side's blank what is left of
+    `whole`."""
+    counts = [_posted(posted, f"{kind}_{side}") or 0 for side in range(sides - 1)]
+    last = _posted(posted, f"{kind}_{sides - 1}")
+    return [*counts, whole - sum(counts) if last is None else last]

@@ -30,8 +30,6 @@ JACK_FIELD = f"card_{rules.JACK_OF_SPADES.code}"  # Spade Casino's question
 CARD_FIELDS = tuple(f"card_{code}" for code in SPECIAL_CARDS)
 # The hand form's questions beyond the special cards, and the variant that asks each.
 SIDE_QUESTIONS = {"last_capture": rules.Variant.SWEDISH, JACK_FIELD: rules.Variant.SPADE}
-# The tables the form offers, by Match.layout: (sides, players per side).
-LAYOUTS = {Match.layout_for(sides, per_side): (sides, per_side) for sides, per_side in rules.TABLES}
 # The options of a game's rules the form asks for, besides the target (rules.Rules.make's).
 RULE_OPTIONS = ("sweeps", "several_reach", "scoring", "twenty_needs", "ties", "sweep_freeze")
 
@@ -82,7 +80,7 @@ class GameRulesForm(forms.Form):
         widget=forms.RadioSelect,
     )
     target_other = forms.IntegerField(
-        label=gettext_lazy("Other target"), min_value=1, max_value=999, required=False
+        label=gettext_lazy("Other target"), min_value=1, max_value=rules.MAX_TARGET, required=False
     )
     sweeps = forms.ChoiceField(
         label=gettext_lazy("Sweeps"),
@@ -128,38 +126,43 @@ class GameRulesForm(forms.Form):
         required=False,
     )
 
+    def _target_asked(self, data: dict[str, Any]) -> int | str | None:
+        """The target asked for, as rules.option_problems takes it: None for the game's usual
+        one, "" for another left blank (or refused by its field); and `target_value`, the
+        number or None."""
+        asked: int | str | None = None
+        if data.get("target") == "other":
+            asked = data.get("target_other")
+            asked = "" if asked is None else asked
+        elif data.get("target") and data["target"] != "usual":
+            asked = int(data["target"])
+        data["target_value"] = asked if isinstance(asked, int) else None
+        return asked
+
+    def _options(self, data: dict[str, Any], variant: str) -> dict[str, Any]:
+        """The options asked for; the Finnish ones mean nothing in the other games."""
+        if variant != Match.Variant.FINNISH:
+            data["ties"], data["sweep_freeze"] = "", ""
+        return {option: data.get(option) for option in RULE_OPTIONS}
+
+    def _add_problems(self, problems: Sequence[rules.Problem]) -> None:
+        """Setup problems (rules.SETUP_PROBLEMS) at their fields, in the reader's language."""
+        for problem in problems:
+            message = _(rules.SETUP_PROBLEMS[problem.code]) % problem.params
+            self.add_error(str(problem.params["field"]), message)
+
     def _clean_options(
         self, data: dict[str, Any], variant: str, side_count: int, per_side: int
     ) -> None:
         """The target (`target_value`: None for the game's usual one) and the options that fit
-        the game and the table."""
-        data["target_value"] = None
-        if data.get("target") == "other":
-            if data.get("target_other") is None:
-                self.add_error("target_other", _("Enter the target score."))
-            data["target_value"] = data.get("target_other")
-        elif data.get("target") and data["target"] != "usual":
-            data["target_value"] = int(data["target"])
-        if variant == Match.Variant.FINNISH:
-            if data.get("sweeps") not in ("", None, Match.Sweeps.CANCEL):
-                self.add_error("sweeps", _("In Finnish Kasino opposing sweeps always cancel."))
-        else:  # the Finnish options mean nothing in the other games
-            data["ties"], data["sweep_freeze"] = "", ""
-        scoring = rules.Scoring(data["scoring"]) if data.get("scoring") else None
-        if rules.table_problem([per_side] * side_count, scoring) == "difference_sides":
-            self.add_error("scoring", _(rules.TABLE_PROBLEMS["difference_sides"]))
+        the game and the table (rules.option_problems)."""
+        asked = self._target_asked(data)
+        options = self._options(data, variant)
+        self._add_problems(rules.option_problems(variant, asked, options, (side_count, per_side)))
 
     def _clean_dominican(self, data: dict[str, Any], target: int) -> None:
         """Dominican's least target."""
-        if (
-            data.get("variant") == Match.Variant.DOMINICAN
-            and target < matchdoc.MIN_DOMINICAN_TARGET
-        ):
-            self.add_error(
-                "target_other",
-                _("Dominican Royal Casino is played to at least %(target)d points.")
-                % {"target": matchdoc.MIN_DOMINICAN_TARGET},
-            )
+        self._add_problems(rules.dominican_problems(data.get("variant") or "casino", target))
 
     def _rules(self, data: dict[str, Any]) -> rules.Rules:
         variant = data.get("variant") or Match.Variant.CASINO
@@ -175,12 +178,7 @@ class MatchForm(GameRulesForm):
 
     layout = forms.ChoiceField(
         label=gettext_lazy("Players"),
-        choices=[
-            ("2", gettext_lazy("2 players")),
-            ("3", gettext_lazy("3 players")),
-            ("4", gettext_lazy("4 players")),
-            ("teams", gettext_lazy("2 teams of 2")),
-        ],
+        choices=Match.Layout.choices,
         initial="2",
         widget=forms.RadioSelect,
     )
@@ -217,26 +215,11 @@ class MatchForm(GameRulesForm):
         the limits it checks."""
         return {
             "limits": {
-                "target": MatchForm.base_fields["target_other"].max_value,  # type: ignore[attr-defined]
-                "start": matchdoc.MAX_START_TOTAL,
-                "dominican": matchdoc.MIN_DOMINICAN_TARGET,
+                "target": rules.MAX_TARGET,
+                "start": rules.MAX_START_TOTAL,
+                "dominican": rules.MIN_DOMINICAN_TARGET,
             },
-            "seat_empty": _("Who sits here?"),
-            "seat_taken": _("%(name)s already has a seat."),
-            "first_dealer": _("Choose one of the %(count)d seats."),
-            "target_other": _("Enter the target score."),
-            "too_high": _("Ensure this value is less than or equal to %(limit_value)s."),
-            "too_low": _("Ensure this value is greater than or equal to %(limit_value)s."),
-            "whole": _("Enter a whole number."),
-            "finnish_sweeps": _("In Finnish Kasino opposing sweeps always cancel."),
-            "difference_sides": _(rules.TABLE_PROBLEMS["difference_sides"]),
-            "dominican_target": _(
-                "Dominican Royal Casino is played to at least %(target)d points."
-            ),
-            "start_leader": _(
-                "This side alone is at or past the target (%(target)d): that game is already "
-                "won. A top total shared with another side starts the match tied."
-            ),
+            **{code: _(message) for code, message in rules.SETUP_PROBLEMS.items()},
         }
 
     def seat_fields(self) -> list[forms.BoundField]:
@@ -249,57 +232,32 @@ class MatchForm(GameRulesForm):
         super().clean()
         data = self.cleaned_data
         layout = data.get("layout")
-        if layout not in LAYOUTS:
+        if layout not in rules.LAYOUTS:
             return data
-        side_count, per_side = LAYOUTS[layout]
-        self._clean_seats(data, side_count, per_side)
+        side_count, per_side = rules.LAYOUTS[layout]
         variant = data.get("variant") or Match.Variant.CASINO
-        self._clean_options(data, variant, side_count, per_side)
-        target = data.get("target_value") or rules.variant_defaults(variant).target
-        self._clean_start(data, target, side_count)
+        names = [data.get(f"seat_{seat}", "") for seat in range(MAX_SEATS)]
+        asked = self._target_asked(data)
+        self._add_problems(
+            rules.setup_problems(
+                variant,
+                layout,
+                names,
+                first_dealer=data.get("first_dealer"),
+                target=asked,
+                options=self._options(data, variant),
+                start_totals=[data.get(f"start_{position}") for position in range(side_count)],
+            )
+        )
+        # Seats alternate sides, so seat s belongs to side s % sides (partners opposite).
+        seat_count = side_count * per_side
+        data["sides"] = rules.Lineup.from_seats(
+            (seat, seat % side_count, name) for seat, name in enumerate(names[:seat_count])
+        ).sides
+        data["start_totals"] = [data.get(f"start_{p}") or 0 for p in range(side_count)]
         if not self.errors:
             data["rules"] = self._rules(data)
         return data
-
-    def _clean_seats(self, data: dict[str, Any], side_count: int, per_side: int) -> None:
-        """Everyone seated once; `sides` from the seats; a first dealer who sits at the table."""
-        seat_count = side_count * per_side
-        names: list[str] = []
-        seen: set[str] = set()
-        for seat in range(seat_count):
-            name = data.get(f"seat_{seat}", "")
-            if not name:
-                self.add_error(f"seat_{seat}", _("Who sits here?"))
-            elif name.casefold() in seen:
-                self.add_error(f"seat_{seat}", _("%(name)s already has a seat.") % {"name": name})
-            seen.add(name.casefold())
-            names.append(name)
-        # Seats alternate sides, so seat s belongs to side s % sides (partners opposite).
-        data["sides"] = rules.Lineup.from_seats(
-            (seat, seat % side_count, name) for seat, name in enumerate(names)
-        ).sides
-        if data.get("first_dealer") is not None and data["first_dealer"] >= seat_count:
-            self.add_error(
-                "first_dealer", _("Choose one of the %(count)d seats.") % {"count": seat_count}
-            )
-
-    def _clean_start(self, data: dict[str, Any], target: int, side_count: int) -> None:
-        """Dominican's least target, and start totals that leave the match to be played."""
-        self._clean_dominican(data, target)
-        start = [data.get(f"start_{position}") or 0 for position in range(side_count)]
-        # One side alone at or past the target has already won; sides sharing the top total
-        # there start the match tied (the engine scores it so).
-        leader = rules.start_leader(target, start)
-        if leader is not None:
-            self.add_error(
-                f"start_{leader}",
-                _(
-                    "This side alone is at or past the target (%(target)d): that game is already "
-                    "won. A top total shared with another side starts the match tied."
-                )
-                % {"target": target},
-            )
-        data["start_totals"] = start
 
 
 def _side_choice(
@@ -449,32 +407,8 @@ class HandForm(forms.Form):
         if self.errors:
             return data
         count = len(self.side_names)
-        last = count - 1
-        others = range(last)
-        if data.get(f"cards_{last}") is None:
-            data[f"cards_{last}"] = rules.PACK - sum(data[f"cards_{side}"] for side in others)
-        if data.get(f"spades_{last}") is None:
-            data[f"spades_{last}"] = rules.SPADES - sum(data[f"spades_{side}"] for side in others)
-        holder = {}
-        for card in rules.CARDS:
-            chosen = data.get(f"card_{card}")
-            holder[card] = last if chosen in ("", None) else chosen
-        self.tallies = [
-            rules.Tally.make(
-                cards=data[f"cards_{position}"],
-                spades=data[f"spades_{position}"],
-                big_casino=holder[rules.BIG_CASINO.code] == position,
-                little_casino=holder[rules.LITTLE_CASINO.code] == position,
-                aces=[ace.suit for ace in rules.ACES if holder[ace.code] == position],
-                sweeps=data.get(f"sweeps_{position}") or 0,
-                last_capture=data.get("last_capture") == position,
-                jack_of_spades=(
-                    self.variant is rules.Variant.SPADE
-                    and holder[rules.JACK_OF_SPADES.code] == position
-                ),
-            )
-            for position in range(count)
-        ]
+        # The last side's blank counts are what the deck leaves; a card given to no one is its.
+        self.tallies = rules.tallies_of(data, count, self.variant)
         return data
 
     def check_deck(self) -> bool:

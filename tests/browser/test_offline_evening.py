@@ -189,6 +189,7 @@ def test_an_earlier_waiting_hand_is_fixed_in_its_place_or_discarded(
 REFUSED = [
     {"layout": "3", "seat_0": "Ana", "seat_1": "Ben"},
     {"seat_0": "Ana", "seat_1": " ana "},
+    {"seat_0": "Straße", "seat_1": "STRASSE"},  # the same name case-folded, as the server has it
     {"seat_0": "Ana", "seat_1": "Ben", "target": "other"},
     {"seat_0": "Ana", "seat_1": "Ben", "target": "other", "target_other": "1000"},
     {"seat_0": "Ana", "seat_1": "Ben", "target": "other", "target_other": "2.5"},

@@ -1,17 +1,19 @@
 // The JavaScript half of tests/engine/test_engine_js.py: `node tests/engine/engine_diff.js <in.json> <out.json>`.
 //
-// It reads the cases the test generated (matches, Rules.make calls, tables), runs each through
-// scoring/static/scoring/engine.js, and writes what it got as plain JSON in the same shape as the
-// test's Python half (`plain` below mirrors the test's `plain`: results as objects of their
-// fields, plus the properties both sides list in EXTRA; errors as {error, message}). The test
-// compares the two field by field. It judges nothing itself. Output: a first line of JSON (the
-// constants, Rules.make's answers, the tables, node's time), then one line per match, its keys
-// sorted (`canonical`) so that the test compares it as text, and reads it only if it differs.
+// It reads the cases the test generated (matches, Rules.make calls, tables, setups of the
+// new-match form, posted hand forms), runs each through scoring/static/scoring/engine.js, and
+// writes what it got as plain JSON in the same shape as the test's Python half (`plain` below
+// mirrors the test's `plain`: results as objects of their fields, plus the properties both sides
+// list in EXTRA; errors as {error, message}). The test compares the two field by field. It judges
+// nothing itself. Output: a first line of JSON (the constants, Rules.make's answers, the tables,
+// node's times), then one line per match, one per setup (setupProblems) and one per posted hand
+// form (talliesOf, and validate's problems with them), each with its keys sorted (`canonical`) so
+// that the test compares it as text, and reads it only if it differs.
 "use strict";
 
 const fs = require("fs");
 const path = require("path");
-const engine = require(path.join(__dirname, "..", "scoring", "static", "scoring", "engine.js"));
+const engine = require(path.join(__dirname, "..", "..", "scoring", "static", "scoring", "engine.js"));
 
 // Properties (getters) that plain() adds to an object's own fields, as the test's EXTRA does.
 const EXTRA = new Map([
@@ -60,7 +62,7 @@ function constants() {
     "FINNISH_CARDS", "FINNISH_SPADES", "FINNISH_FREEZE", "NO_POTS", "DEALS_PER_HAND", "TARGETS",
     "SPECIAL_CARDS", "CARDS", "ACES", "BIG_CASINO", "LITTLE_CASINO", "JACK_OF_SPADES", "ACE_SUITS",
     "PARTNERS", "TABLES", "TABLE_PROBLEMS", "MESSAGES", "SPADE_CARDS", "NON_SPADE_CARDS",
-    "VARIANT_FIELDS",
+    "VARIANT_FIELDS", "MAX_TARGET", "MIN_DOMINICAN_TARGET", "MAX_START_TOTAL", "LAYOUTS", "SETUP_PROBLEMS",
   ];
   const out = {};
   names.forEach(function (name) { out[name] = plain(engine[name]); });
@@ -71,6 +73,7 @@ function constants() {
   out.variant_defaults = Object.values(engine.Variant).map(function (variant) {
     return plain(engine.variantDefaults(variant));
   });
+  out.layout_names = engine.TABLES.map(function (table) { return engine.layoutName(table[0], table[1]); });
   return out;
 }
 
@@ -224,7 +227,22 @@ function main() {
     return canonical(run.error ? run : run.value);
   });
   head.milliseconds = Number(process.hrtime.bigint() - started) / 1e6;
-  fs.writeFileSync(process.argv[3], [JSON.stringify(head)].concat(lines).join("\n") + "\n");
+  const setups = cases.setups.map(function (c) {
+    const got = attempt(function () {
+      return engine.setupProblems(c.variant, c.layout, c.seats, {
+        first_dealer: c.first_dealer, target: c.target, options: c.options, start_totals: c.start_totals,
+      });
+    });
+    return canonical(got.error ? got : { value: plain(got.value) });
+  });
+  const posted = cases.posted.map(function (c) {
+    const got = attempt(function () { return engine.talliesOf(c.posted, c.sides, c.variant); });
+    if (got.error) return canonical(got);
+    return canonical({ tallies: plain(got.value), problems: plain(engine.validate(got.value, c.sides, c.variant)) });
+  });
+  head.setup_milliseconds = Number(process.hrtime.bigint() - started) / 1e6 - head.milliseconds;
+  const all = [JSON.stringify(head)].concat(lines, setups, posted);
+  fs.writeFileSync(process.argv[3], all.join("\n") + "\n");
 }
 
 main();

@@ -10,6 +10,12 @@ before every hand, validate's problems (and their texts), the error for a hand a
 halves turn results into plain JSON the same way (`plain` here, its mirror in engine_diff.js), so
 a difference names its field.
 
+Then random setups of the new-match form (every variant, layout and option, names in the seats
+(case-folded alike, blank, repeated), any first dealer, targets and start totals as ints and as
+typed text, in range or not) through setup_problems, and random posted hand forms (counts left
+blank for the deck to fill in, cards given to no one) through tallies_of and validate: the checks
+and the tallies the phone shares with the server, compared field for field.
+
 The seed is fixed (CI reproduces a red run); set ENGINE_SEED to explore others. Without node the
 test is skipped, unless CI is set: then it fails (CI must run it).
 """
@@ -53,6 +59,8 @@ ENGINE = ROOT / "scoring" / "static" / "scoring" / "engine.js"
 DIFF = ROOT / "tests" / "engine" / "engine_diff.js"
 SEED = int(os.environ.get("ENGINE_SEED", "20240521"))
 MATCHES = 20_000
+SETUPS = 20_000
+POSTED = 10_000
 NAMES = ("Ana", "Ben", "Cleo", "Dan")
 
 
@@ -572,17 +580,189 @@ def expected_constants() -> dict:
         "VARIANT_FIELDS",
         "CANCELLING",
         "COUNTING_OUT",
+        "MAX_TARGET",
+        "MIN_DOMINICAN_TARGET",
+        "MAX_START_TOTAL",
+        "LAYOUTS",
+        "SETUP_PROBLEMS",
     ]
     out = {name: plain(getattr(rules, name)) for name in names}
     for enum in (Variant, SweepRule, SeveralReach, Scoring, TwentyNeeds, Ties, SweepFreeze, Status):
         out[enum.__name__] = {member.name: member.value for member in enum}
     out["variant_defaults"] = [plain(rules.variant_defaults(variant)) for variant in Variant]
+    out["layout_names"] = [rules.layout_name(*table) for table in rules.TABLES]
     return out
 
 
+# --- random setups and posted hand forms -----------------------------------------------------------
+
+# Names as typed in the seats: some the same but for case (ß and ss, İ and i, Σ, ς and σ alike,
+# the dotless ı apart from i), as Python's casefold has them.
+SEAT_NAMES = (
+    ("Ana", "ana", "ANA"),
+    ("Ben", "BEN"),
+    ("Cleo",),
+    ("Dan", "dAN"),
+    ("Straße", "STRASSE", "strasse", "STRAẞE"),
+    ("İris", "i̇ris"),
+    ("Iris", "iris", "IRIS"),
+    ("ıris",),
+    ("Σοφίας", "ΣΟΦΊΑΣ", "σοφίασ"),
+    ("Zoë", "ZOË"),
+    ("Ana Lu",),
+    ("ǅemal", "ǆemal", "Ǆemal"),
+)
+BAD_LAYOUTS = ("5", "", "Teams", "toString", "constructor")
+# Numbers as a phone's form posts them: typed text, spaces around it, a sign, zeros in front, and
+# text that is no whole number.
+ODD_NUMBERS = (
+    "",
+    " ",
+    "abc",
+    "12.0",
+    "1_1",
+    "1e3",
+    "٣",
+    "+",
+    "-",
+    "-0",
+    "+-3",
+    "9" * 12,
+    "-" + "9" * 12,
+)
+
+
+def random_number(rng: random.Random, near: int, low: int, high: int) -> Any:
+    """A number field's value: None, an int (in range, at its edges, or out of it), or text."""
+    roll = rng.random()
+    if roll < 0.1:
+        return None
+    number = rng.choice((near, near, near - 1, near + 1, low, high, rng.randint(low, high)))
+    if roll < 0.15:
+        number = rng.choice((low - 1, high + 1, -5, 5000))
+    if roll < 0.5:
+        return number
+    if roll < 0.9:
+        shape = rng.choice(
+            ("{}", " {} ", "\t{}\n", "+{}", "00{}", "\u00a0{}\u3000", "\x1c{}", "{}\ufeff")
+        )
+        return shape.format(number)
+    return rng.choice(ODD_NUMBERS)
+
+
+def random_seats(rng: random.Random, count: int) -> list[str]:
+    roll = rng.random()
+    if roll < 0.5:  # everyone once
+        return [rng.choice(group) for group in rng.sample(SEAT_NAMES, count)]
+    names = [rng.choice(rng.choice(SEAT_NAMES)) for _ in range(count)]
+    for seat in range(count):
+        if rng.random() < 0.1:
+            names[seat] = ""
+    return names
+
+
+def random_setup(rng: random.Random) -> dict[str, Any]:
+    """What a new-match form posts, read: a game, a table, its seats, a first dealer, a target,
+    options and start totals, any of them wrong."""
+    variant = rng.choice(tuple(Variant)).value if rng.random() > 0.01 else "bogus"
+    layout = rng.choice(tuple(rules.LAYOUTS)) if rng.random() > 0.02 else rng.choice(BAD_LAYOUTS)
+    sides, per_side = rules.LAYOUTS.get(layout, (2, 1))
+    seat_count = sides * per_side
+    count = seat_count if rng.random() < 0.85 else rng.randint(0, 5)
+    roll = rng.random()
+    first_dealer = rng.randrange(seat_count) if roll < 0.85 else None
+    if roll > 0.9:
+        first_dealer = rng.choice((-1, seat_count, 3, 4, 5))
+    target = (
+        None if rng.random() < 0.35 else random_number(rng, rng.choice((1, 3, 4, 11, 21)), 1, 999)
+    )
+    aim = 21 if not isinstance(target, int) or not 1 <= target <= 999 else target
+    options: dict[str, Any] = {}
+    for name, values in OPTIONS.items():
+        roll = rng.random()
+        if roll < 0.5:
+            options[name] = rng.choice(values).value
+        elif roll < 0.6:
+            options[name] = rng.choice(("", None, "bogus", 10))
+    roll = rng.random()
+    starts = [] if roll < 0.3 else [random_number(rng, aim, 0, 999) for _ in range(sides)]
+    if roll < 0.6:  # below the target, or none
+        starts = [rng.choice((None, "", 0, "3", aim - 1)) for _ in range(rng.choice((0, sides, 4)))]
+    return {
+        "variant": variant,
+        "layout": layout,
+        "seats": random_seats(rng, count),
+        "first_dealer": first_dealer,
+        "target": target,
+        "options": options,
+        "start_totals": starts,
+    }
+
+
+def blank(rng: random.Random, posted: dict[str, Any], name: str) -> None:
+    """A field left blank, as a form posts it: None, "" or not at all."""
+    roll = rng.random()
+    if roll < 0.4:
+        del posted[name]
+    else:
+        posted[name] = None if roll < 0.7 else ""
+
+
+def random_posted(rng: random.Random) -> dict[str, Any]:
+    """A hand form's numbers, posted: a real hand's counts with the last side's left blank for
+    the deck to fill in, cards given to no one (the last side's), now and then a count changed,
+    a card given to a side that is not there, a last capture where the game has none."""
+    variant = rng.choice(tuple(Variant)).value if rng.random() > 0.01 else "bogus"
+    sides = rng.choice((2, 2, 3, 4))
+    hand = make(deal(rng, variant if variant != "bogus" else "casino", sides))
+    last = sides - 1
+    posted: dict[str, Any] = {"number": rng.randint(1, 40)}
+    for side, tally in enumerate(hand):
+        posted.update(
+            {f"{kind}_{side}": getattr(tally, kind) for kind in ("cards", "spades", "sweeps")}
+        )
+    for code, card in rules.CARDS.items():
+        holders = [side for side, tally in enumerate(hand) if card.held(tally)]
+        posted[f"card_{code}"] = holders[0] if holders else None
+    posted["last_capture"] = next((side for side, t in enumerate(hand) if t.last_capture), None)
+    for name in list(posted):
+        side = posted[name] if name.startswith("card_") or name == "last_capture" else None
+        at_last = name.endswith(f"_{last}") and name.split("_")[0] in ("cards", "spades")
+        if ((at_last or side == last) and rng.random() < 0.6) or rng.random() < 0.03:
+            blank(rng, posted, name)
+        elif isinstance(posted[name], int) and rng.random() < 0.03:
+            posted[name] += rng.choice((-2, -1, 1, 3, sides))
+    return {"posted": posted, "sides": sides, "variant": variant}
+
+
+def expected_setup(case: dict) -> dict:
+    try:
+        problems = rules.setup_problems(
+            case["variant"],
+            case["layout"],
+            case["seats"],
+            first_dealer=case["first_dealer"],
+            target=case["target"],
+            options=case["options"],
+            start_totals=case["start_totals"],
+        )
+    except ValueError as error:
+        return failure(error)
+    return {"value": plain(problems)}
+
+
+def expected_posted(case: dict) -> dict:
+    try:
+        tallies = rules.tallies_of(case["posted"], case["sides"], case["variant"])
+    except ValueError as error:
+        return failure(error)
+    problems = rules.validate(tallies, case["sides"], case["variant"])
+    return {"tallies": plain(tallies), "problems": plain(problems)}
+
+
 def generate(seed: int, count: int) -> dict:
-    """The cases: `count` matches with valid rules, every refused Rules.make met on the way, and
-    tables of every shape."""
+    """The cases: `count` matches with valid rules, every refused Rules.make met on the way,
+    tables of every shape, SETUPS setups and POSTED posted hand forms."""
     rng = random.Random(seed)
     matches, refused = [], []
     while len(matches) < count:
@@ -609,7 +789,15 @@ def generate(seed: int, count: int) -> dict:
         )
         for scoring in (None, "cumulative", "difference")
     ]
-    return {"rules": refused, "tables": tables, "matches": matches}
+    setups = [random_setup(rng) for _ in range(SETUPS)]
+    posted = [random_posted(rng) for _ in range(POSTED)]
+    return {
+        "rules": refused,
+        "tables": tables,
+        "matches": matches,
+        "setups": setups,
+        "posted": posted,
+    }
 
 
 def expected_rules(case: dict) -> dict:
@@ -636,9 +824,14 @@ def test_engine_js_scores_every_random_match_as_rules_py(tmp_path: Path) -> None
     with subprocess.Popen([node, str(DIFF), str(given), str(got)]) as engine:
         expected = [canonical(expected_match(match)) for match in cases["matches"]]
         scored = time.perf_counter()
+        setups = [canonical(expected_setup(case)) for case in cases["setups"]]
+        posted = [canonical(expected_posted(case)) for case in cases["posted"]]
+        checked = time.perf_counter()
         assert engine.wait(timeout=300) == 0, "engine_diff.js failed"
     waited = time.perf_counter()
     head, *lines = got.read_text().splitlines()
+    lines, setup_lines = lines[:MATCHES], lines[MATCHES:]
+    setup_lines, posted_lines = setup_lines[:SETUPS], setup_lines[SETUPS:]
     actual = json.loads(head)
     seed = f"seed {SEED} (ENGINE_SEED={SEED} to rerun)"
 
@@ -659,6 +852,25 @@ def test_engine_js_scores_every_random_match_as_rules_py(tmp_path: Path) -> None
             found = first_difference(json.loads(python), json.loads(javascript))
             shown = json.dumps(match)
             raise AssertionError(f"{seed}, match {index}: {found}\nthe match: {shown}")
+    for what, cases_of, python_lines, javascript_lines in (
+        ("setup_problems", cases["setups"], setups, setup_lines),
+        ("tallies_of", cases["posted"], posted, posted_lines),
+    ):
+        assert len(python_lines) == len(javascript_lines) == len(cases_of)
+        for index, (case, python, javascript) in enumerate(
+            zip(cases_of, python_lines, javascript_lines, strict=True)
+        ):
+            if python != javascript:
+                found = first_difference(json.loads(python), json.loads(javascript))
+                raise AssertionError(f"{seed}, {what} case {index}: {found}\n{json.dumps(case)}")
+    refused_setups = sum('"code"' in line for line in setups)
+    valid_posted = sum('"problems":[]' in line for line in posted)
+    # Both halves must have met refused setups and hands that add up often enough.
+    assert (
+        refused_setups > SETUPS // 2
+        and sum(line == '{"value":[]}' for line in setups) > SETUPS // 20
+    )
+    assert valid_posted > POSTED // 4, f"only {valid_posted} posted hands add up"
     hands = sum(len(match["hands"]) for match in cases["matches"])
     timed = sum(match["last_hand"] is not None for match in cases["matches"])
     time_wins = sum('"kind":"time"' in line for line in expected)
@@ -669,8 +881,10 @@ def test_engine_js_scores_every_random_match_as_rules_py(tmp_path: Path) -> None
         f"\nengine.js: {MATCHES} matches, {hands} hands played, {broken_hands} broken hands, "
         f"{len(cases['rules'])} refused rules, {timed} timed rounds ({time_wins} won on time): "
         f"generated in {generated - started:.1f} s, rules.py {scored - generated:.1f} s, "
-        f"node {actual['milliseconds'] / 1000:.1f} s (waited {waited - scored:.1f} s more), "
-        f"compared in {time.perf_counter() - waited:.1f} s"
+        f"node {actual['milliseconds'] / 1000:.1f} s (waited {waited - checked:.1f} s more), "
+        f"compared in {time.perf_counter() - waited:.1f} s; {SETUPS} setups "
+        f"({refused_setups} refused) and {POSTED} posted hands ({valid_posted} adding up): "
+        f"Python {checked - scored:.1f} s, node {actual['setup_milliseconds'] / 1000:.1f} s"
     )
 
 

@@ -38,7 +38,9 @@
 // endgameCondition, scoreBreakdown, scoreHand, MatchOverError, scoreMatch, startLeader,
 // timeStage; PARTNERS, TABLES, TABLE_PROBLEMS, sideName, tableProblem, Lineup, tableTurn,
 // seatSide; MESSAGES, SPADE_CARDS, NON_SPADE_CARDS, VARIANT_FIELDS, Problem, describeProblem, validate;
-// handBasePoints; and ValueError.
+// handBasePoints; MAX_TARGET, MIN_DOMINICAN_TARGET, MAX_START_TOTAL, layoutName, LAYOUTS,
+// SETUP_PROBLEMS, optionProblems, dominicanProblems, setupProblems, talliesOf; and
+// ValueError.
 (function (root, factory) {
   "use strict";
   if (typeof module === "object" && module && module.exports) {
@@ -1317,6 +1319,183 @@
     return base;
   }
 
+  // --- a match's setup: the new-match form's checks, and a hand form's counts ------------------
+
+  const MAX_TARGET = 999;
+  const MIN_DOMINICAN_TARGET = 4;
+  const MAX_START_TOTAL = 999;
+
+  function layoutName(sides, per_side) {
+    return per_side === 2 ? "teams" : String(sides * per_side);
+  }
+
+  const LAYOUTS = freeze(Object.fromEntries(TABLES.map(function (table) {
+    return [layoutName(table[0], table[1]), table];
+  })));
+
+  // The English texts (the server translates them); params.field is the new-match form's field.
+  const SETUP_PROBLEMS = freeze({
+    seat_empty: "Who sits here?",
+    seat_taken: "%(name)s already has a seat.",
+    first_dealer: "Choose one of the %(count)d seats.",
+    target_other: "Enter the target score.",
+    too_high: "Ensure this value is less than or equal to %(limit_value)s.",
+    too_low: "Ensure this value is greater than or equal to %(limit_value)s.",
+    whole: "Enter a whole number.",
+    finnish_sweeps: "In Finnish Kasino opposing sweeps always cancel.",
+    difference_sides: TABLE_PROBLEMS.difference_sides,
+    dominican_target: "Dominican Royal Casino is played to at least %(target)d points.",
+    start_leader:
+      "This side alone is at or past the target (%(target)d): that game is already won. A " +
+      "top total shared with another side starts the match tied.",
+  });
+
+  // Python's str.casefold(): lower, upper and lower case again (ß is ss), the dotless ı kept.
+  function casefold(text) {
+    return text.split("ı").map(function (part) {
+      return part.toLowerCase().toUpperCase().toLowerCase();
+    }).join("ı");
+  }
+
+  // [null or a whole number in [low, high], problems]: a refused value reads as blank.
+  function whole(value, low, high, field, side) {
+    if (typeof value === "string") value = typedNumber(value);
+    let code = null;
+    if (typeof value === "string") code = "whole";
+    else if (value != null && value < low) code = "too_low";
+    else if (value != null && value > high) code = "too_high";
+    if (code === null) return [given(value, null), []];
+    const limit = { too_low: { limit_value: low }, too_high: { limit_value: high } }[code];
+    return [null, [new Problem(code, Object.assign({}, limit, { field: field }), side)]];
+  }
+
+  function typedNumber(text) {
+    text = text.trim();
+    if (!text) return null;
+    if (!/^[+-]?[0-9]+$/.test(text)) return text;
+    const digits = text.replace(/^[+-]?0*/, "");
+    const number = digits.length <= 9 ? Number(digits) : 1e9;  // longer: out of every range
+    return text[0] === "-" ? 0 - number : number;
+  }
+
+  function optionProblems(variant, target, options, table) {
+    const problems = targetProblems(target);
+    const sweeps = given(options.sweeps, "");
+    if (Variant.of(variant) === Variant.FINNISH && sweeps !== "" && sweeps !== SweepRule.CANCEL) {
+      problems.push(new Problem("finnish_sweeps", { field: "sweeps" }));
+    }
+    const sizes = range(table[0]).map(function () { return table[1]; });
+    const difference = options.scoring === Scoring.DIFFERENCE;
+    if (difference && tableProblem(sizes, Scoring.DIFFERENCE) === "difference_sides") {
+      problems.push(new Problem("difference_sides", { field: "scoring" }));
+    }
+    return problems;
+  }
+
+  function targetProblems(target) {
+    if (target == null) return [];
+    const read = whole(target, 1, MAX_TARGET, "target_other");
+    if (read[0] === null) read[1].push(new Problem("target_other", { field: "target_other" }));
+    return read[1];
+  }
+
+  function setupTarget(variant, target) {
+    const read = target == null ? [null] : whole(target, 1, MAX_TARGET, "target_other");
+    return read[0] === null ? variantDefaults(variant).target : read[0];
+  }
+
+  function dominicanProblems(variant, target) {
+    if (Variant.of(variant) !== Variant.DOMINICAN || target >= MIN_DOMINICAN_TARGET) return [];
+    return [new Problem("dominican_target", { target: MIN_DOMINICAN_TARGET, field: "target_other" })];
+  }
+
+  // setupProblems("casino", "2", ["Ana", "Ben"], {first_dealer: 0, target: null, options: {},
+  // start_totals: ["", "3"]}).
+  function setupProblems(variant, layout, seats, options) {
+    const o = keywords("setup_problems", options, ["first_dealer", "target", "options", "start_totals"]);
+    if (typeof layout !== "string" || !Object.prototype.hasOwnProperty.call(LAYOUTS, layout)) {
+      throw new ValueError(repr(layout) + " is not a layout");
+    }
+    const table = LAYOUTS[layout];
+    const seat_count = table[0] * table[1];
+    const problems = seatProblems(seats, seat_count);
+    const first_dealer = given(o.first_dealer, null);
+    if (first_dealer !== null && !(first_dealer >= 0 && first_dealer < seat_count)) {
+      problems.push(new Problem("first_dealer", { count: seat_count, field: "first_dealer" }));
+    }
+    const target = given(o.target, null);
+    const aim = setupTarget(variant, target);
+    return problems.concat(
+      optionProblems(variant, target, given(o.options, {}), table),
+      dominicanProblems(variant, aim),
+      startProblems(aim, given(o.start_totals, []), table[0])
+    );
+  }
+
+  function seatProblems(seats, seat_count) {
+    const problems = [];
+    const seen = new Set();
+    range(seat_count).forEach(function (seat) {
+      const name = seat < seats.length ? seats[seat] : "";
+      const field = "seat_" + seat;
+      if (!name) problems.push(new Problem("seat_empty", { field: field }));
+      else if (seen.has(casefold(name))) problems.push(new Problem("seat_taken", { name: name, field: field }));
+      seen.add(casefold(name));
+    });
+    return problems;
+  }
+
+  function startProblems(aim, start_totals, sides) {
+    let problems = [];
+    const totals = range(sides).map(function (side) {
+      const posted = side < start_totals.length ? start_totals[side] : null;
+      const read = whole(posted, 0, MAX_START_TOTAL, "start_" + side, side);
+      problems = problems.concat(read[1]);
+      return read[0] || 0;
+    });
+    const leader = startLeader(aim, totals);
+    if (leader === null) return problems;
+    return problems.concat([new Problem("start_leader", { target: aim, field: "start_" + leader }, leader)]);
+  }
+
+  // The tallies a hand form's counts make (`posted`: its fields' numbers, null or "" or missing
+  // for a blank).
+  function talliesOf(posted, sides, variant) {
+    const cards = sideCounts(posted, "cards", PACK, sides);
+    const spades = sideCounts(posted, "spades", SPADES, sides);
+    const holder = {};
+    Object.keys(CARDS).forEach(function (code) {
+      holder[code] = given(postedValue(posted, "card_" + code), sides - 1);
+    });
+    const jack = Variant.of(variant) === Variant.SPADE ? holder[JACK_OF_SPADES.code] : null;
+    const last_capture = postedValue(posted, "last_capture");
+    return range(sides).map(function (side) {
+      return Tally.make({
+        cards: cards[side],
+        spades: spades[side],
+        big_casino: holder[BIG_CASINO.code] === side,
+        little_casino: holder[LITTLE_CASINO.code] === side,
+        aces: ACES.filter(function (ace) { return holder[ace.code] === side; })
+          .map(function (ace) { return ace.suit; }),
+        sweeps: postedValue(posted, "sweeps_" + side) || 0,
+        last_capture: last_capture === side,
+        jack_of_spades: jack === side,
+      });
+    });
+  }
+
+  function postedValue(posted, name) {
+    return posted[name] === undefined || posted[name] === "" ? null : posted[name];
+  }
+
+  function sideCounts(posted, kind, all, sides) {
+    const counts = range(sides - 1).map(function (side) {
+      return given(postedValue(posted, kind + "_" + side), 0);
+    });
+    const last = postedValue(posted, kind + "_" + (sides - 1));
+    return counts.concat([last === null ? all - sum(counts) : last]);
+  }
+
   return freeze({
     ValueError: ValueError,
     Variant: Variant,
@@ -1381,5 +1560,15 @@
     describeProblem: describeProblem,
     validate: validate,
     handBasePoints: handBasePoints,
+    MAX_TARGET: MAX_TARGET,
+    MIN_DOMINICAN_TARGET: MIN_DOMINICAN_TARGET,
+    MAX_START_TOTAL: MAX_START_TOTAL,
+    layoutName: layoutName,
+    LAYOUTS: LAYOUTS,
+    SETUP_PROBLEMS: SETUP_PROBLEMS,
+    optionProblems: optionProblems,
+    dominicanProblems: dominicanProblems,
+    setupProblems: setupProblems,
+    talliesOf: talliesOf,
   });
 });

@@ -67,78 +67,62 @@
   }
 
   // --- the new-match form, read as MatchForm.clean reads it ------------------------------------
-  var LAYOUTS = { "2": [2, 1], "3": [3, 1], "4": [4, 1], teams: [2, 2] };
+  // What is wrong with it is engine.js's setupProblems (rules.setup_problems), in the words of
+  // MatchForm.offline_messages; here the fields are only read.
+  var OPTIONS = ["sweeps", "several_reach", "scoring", "twenty_needs", "ties", "sweep_freeze"];
   function readSetup(form, E, said) {
-    var values = {};
+    var fields = posted(form), values = Object.fromEntries(fields), options = {};
+    var layout = Object.prototype.hasOwnProperty.call(E.LAYOUTS, values.layout) ? values.layout : "2";
+    var sideCount = E.LAYOUTS[layout][0];
+    var seats = Array.from({ length: sideCount * E.LAYOUTS[layout][1] }, function (_, seat) {
+      return (values["seat_" + seat] || "").trim().replace(/\s+/g, " ");
+    });
+    var starts = Array.from({ length: sideCount }, function (_, side) { return values["start_" + side]; });
+    OPTIONS.forEach(function (name) { options[name] = values[name] || null; });
+    var variant = values.variant || E.Variant.CASINO, target = targetAsked(values);
+    var firstDealer = parseInt(values.first_dealer, 10) || 0;
+    var problems = E.setupProblems(variant, layout, seats,
+      { first_dealer: firstDealer, target: target, options: options, start_totals: starts });
+    if (problems.length) {
+      return { errors: problems.map(function (problem) {
+        return [problem.params.field, words(said[problem.code], problem.params)];
+      }) };
+    }
+    if (variant !== E.Variant.FINNISH) options.ties = options.sweep_freeze = null;  // Finnish only
+    var known = knownNames(form);
+    var names = seats.map(function (name) { return known[name.toLowerCase()] || name; });
+    var lineup = E.Lineup.fromSeats(names.map(function (player, seat) { return [seat, seat % sideCount, player]; }));
+    return {
+      fields: fields, game: gameName(form, variant),
+      board: boardOf(E, E.Rules.make(variant, Object.assign({ target: target }, options)), lineup.names(), names,
+        firstDealer, starts.map(function (raw) { return parseInt(raw, 10) || 0; })),
+    };
+  }
+  // The form's fields as posted, but for the tokens (sent with the match when the signal returns).
+  function posted(form) {
     var fields = [];
-    new FormData(form).forEach(function (value, name) {
-      values[name] = String(value);
-      if (name !== "csrfmiddlewaretoken" && name !== "form_once") fields.push([name, String(value)]);
-    });
-    var errors = [];
-    function refuse(field, message) { errors.push([field, message]); }
-    function whole(field, low, high) {  // an IntegerField: blank is null
-      var raw = (values[field] || "").trim();
-      if (raw === "") return null;
-      if (!/^[+-]?\d+$/.test(raw)) { refuse(field, said.whole); return null; }
-      var value = parseInt(raw, 10);
-      if (value < low) { refuse(field, words(said.too_low, { limit_value: low })); return null; }
-      if (value > high) { refuse(field, words(said.too_high, { limit_value: high })); return null; }
-      return value;
-    }
-    var table = LAYOUTS[values.layout] || LAYOUTS["2"];
-    var sideCount = table[0], seatCount = table[0] * table[1];
-    // A name typed as a known player's, in other letters' case, is that player.
+    new FormData(form).forEach(function (value, name) { fields.push([name, String(value)]); });
+    return fields.filter(function (pair) { return pair[0] !== "csrfmiddlewaretoken" && pair[0] !== "form_once"; });
+  }
+  // The target asked for, as MatchForm._target_asked has it: null for the game's usual one,
+  // "" for another left blank.
+  function targetAsked(values) {
+    if (values.target === "other") return values.target_other || "";
+    return values.target && values.target !== "usual" ? values.target : null;
+  }
+  // A name typed as a known player's, in other letters' case, is that player.
+  function knownNames(form) {
     var known = {};
-    form.querySelectorAll("datalist option").forEach(function (option) { known[option.value.toLowerCase()] = option.value; });
-    var names = [], seen = {};
-    for (var seat = 0; seat < seatCount; seat += 1) {
-      var name = (values["seat_" + seat] || "").trim().replace(/\s+/g, " ");
-      var key = name.toLowerCase();
-      if (!name) refuse("seat_" + seat, said.seat_empty);
-      else if (seen[key]) refuse("seat_" + seat, words(said.seat_taken, { name: name }));
-      seen[key] = true;
-      names.push(known[key] || name);
-    }
-    var firstDealer = parseInt(values.first_dealer || "0", 10) || 0;
-    if (firstDealer >= seatCount) refuse("first_dealer", words(said.first_dealer, { count: seatCount }));
-    var variant = values.variant || E.Variant.CASINO;
-    var target = null;
-    if (values.target === "other") {
-      target = whole("target_other", 1, said.limits.target);
-      if (target === null) refuse("target_other", said.target_other);  // as the server, after a bad number too
-    } else if (values.target && values.target !== "usual") {
-      target = parseInt(values.target, 10);
-    }
-    if (variant === E.Variant.FINNISH) {
-      if (values.sweeps && values.sweeps !== E.SweepRule.CANCEL) refuse("sweeps", said.finnish_sweeps);
-    } else {
-      values.ties = ""; values.sweep_freeze = "";  // Finnish options mean nothing elsewhere
-    }
-    if (values.scoring && E.tableProblem(Array(sideCount).fill(table[1]), values.scoring) === "difference_sides") {
-      refuse("scoring", said.difference_sides);
-    }
-    var aim = target || E.variantDefaults(variant).target;
-    if (variant === E.Variant.DOMINICAN && aim < said.limits.dominican) {
-      refuse("target_other", words(said.dominican_target, { target: said.limits.dominican }));
-    }
-    var totals = [];
-    for (var side = 0; side < sideCount; side += 1) totals.push(whole("start_" + side, 0, said.limits.start) || 0);
-    var leader = E.startLeader(aim, totals);
-    if (leader !== null) refuse("start_" + leader, words(said.start_leader, { target: aim }));
-    if (errors.length) return { errors: errors };
-    var rules = E.Rules.make(variant, {
-      target: target, sweeps: values.sweeps || null, several_reach: values.several_reach || null,
-      scoring: values.scoring || null, twenty_needs: values.twenty_needs || null,
-      ties: values.ties || null, sweep_freeze: values.sweep_freeze || null,
+    form.querySelectorAll("datalist option").forEach(function (option) {
+      known[option.value.toLowerCase()] = option.value;
     });
-    var lineup = E.Lineup.fromSeats(names.map(function (player, index) { return [index, index % sideCount, player]; }));
+    return known;
+  }
+  // The game as the form names it.
+  function gameName(form, variant) {
     var choice = form.querySelector("[name=variant]:checked");
     var title = choice && choice.closest("label").querySelector(".choice-title");
-    return {
-      fields: fields, game: title ? title.textContent.trim() : variant,
-      board: boardOf(E, rules, lineup.names(), names, firstDealer, totals),
-    };
+    return title ? title.textContent.trim() : variant;
   }
 
   // The board's match as the server's Board.offline has it, before the first hand.

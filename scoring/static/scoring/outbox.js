@@ -108,9 +108,11 @@
     return text.replace(/%\((\w+)\)s/g, function (_, name) { return values[name] === undefined ? "" : values[name]; });
   }
 
-  // What can be checked without the server: 52 cards and 13 spades among the sides (the last side
-  // gets what the deck leaves); the special cards are radio buttons, so each is held once.
+  // What can be checked without the server: the pack's cards and spades (engine.js's PACK and
+  // SPADES, loaded before the entries are listed) among the sides (the last side gets what the
+  // deck leaves); the special cards are radio buttons, so each is held once.
   function deckChecks(fields) {
+    var E = window.casinoEngine || {};
     var values = {};
     fields.forEach(function (pair) { values[pair[0]] = pair[1]; });
     var sides = 0;
@@ -127,13 +129,13 @@
       var last = values[kind + "_" + (sides - 1)];
       return fine && (last === undefined || last === "" ? left >= 0 : left === 0);
     }
-    return { cards: counted("cards", 52), spades: counted("spades", 13), special: true };
+    return { cards: counted("cards", E.PACK), spades: counted("spades", E.SPADES), special: true };
   }
 
   function render() {
     var box = document.querySelector("[data-outbox]");
     var badge = document.querySelector("[data-net-badge]");
-    return waiting().then(function (entries) {
+    return waiting().then(withEngine).then(function (entries) {
       var own = entries.filter(mine);
       var matches = own.filter(isMatch);
       own = own.filter(function (entry) { return !isMatch(entry); });
@@ -175,6 +177,14 @@
       showTurn(box, number, ahead.length > 0);
       return scoreWaiting(box, ahead, number);
     });
+  }
+
+  // Entries of this account listed: engine.js first, for their checks (kept by the worker, it
+  // loads without signal too; not loaded, the checks are not made).
+  function withEngine(entries) {
+    var url = document.body.dataset.engine;
+    if (!url || !document.querySelector("[data-outbox]") || !entries.some(mine)) return entries;
+    return loadEngine(url).then(function () { return entries; }, function () { return entries; });
   }
 
   // The header's badge: without signal, and how many hands wait, which leads to the list of
@@ -315,39 +325,12 @@
     return element ? JSON.parse(element.textContent) : null;
   }
 
-  // A waiting hand's form fields as the hand form reads them (HandForm.clean): the last side's
-  // cards and spades are what the deck leaves, and it takes the special cards given to no one.
+  // A waiting hand's form fields as the hand form reads them (HandForm.clean): engine.js's
+  // talliesOf (rules.tallies_of) over their numbers, a blank one null.
   function talliesOf(E, fields, sides, variant) {
-    var values = {};
-    fields.forEach(function (pair) { values[pair[0]] = pair[1]; });
-    function number(name) { var raw = values[name]; return raw === undefined || raw === "" ? null : parseInt(raw, 10); }
-    var last = sides - 1;
-    var cards = [], spades = [];
-    for (var side = 0; side < sides; side += 1) { cards.push(number("cards_" + side)); spades.push(number("spades_" + side)); }
-    function derive(counts, whole) {
-      if (counts[last] !== null) return;
-      counts[last] = whole - counts.slice(0, last).reduce(function (sum, value) { return sum + (value || 0); }, 0);
-    }
-    derive(cards, E.PACK);
-    derive(spades, E.SPADES);
-    var holder = {};
-    Object.keys(E.CARDS).forEach(function (code) {
-      var chosen = values["card_" + code];
-      holder[code] = chosen === undefined || chosen === "" ? last : parseInt(chosen, 10);
-    });
-    var tallies = [];
-    for (side = 0; side < sides; side += 1) {
-      tallies.push(E.Tally.make({
-        cards: cards[side], spades: spades[side],
-        big_casino: holder[E.BIG_CASINO.code] === side,
-        little_casino: holder[E.LITTLE_CASINO.code] === side,
-        aces: E.ACES.filter(function (ace) { return holder[ace.code] === side; }).map(function (ace) { return ace.suit; }).join(""),
-        sweeps: number("sweeps_" + side) || 0,
-        last_capture: values.last_capture !== undefined && values.last_capture !== "" && parseInt(values.last_capture, 10) === side,
-        jack_of_spades: variant === E.Variant.SPADE && holder[E.JACK_OF_SPADES.code] === side,
-      }));
-    }
-    return tallies;
+    var posted = {};
+    fields.forEach(function (pair) { posted[pair[0]] = pair[1] === "" ? null : parseInt(pair[1], 10); });
+    return E.talliesOf(posted, sides, variant);
   }
 
   function words(text, values) {
