@@ -43,6 +43,7 @@ lint: $(STAMP)
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
 	$(VENV)/bin/lint-imports --no-cache
+	$(PY) scripts/check_units.py
 	$(VENV)/bin/mypy
 	$(PY) manage.py makemigrations --check --dry-run
 	npx --no-install eslint scoring/static/scoring tests/engine/engine_diff.js
