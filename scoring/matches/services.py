@@ -680,9 +680,11 @@ def _standing_save(
     outcome: rules.Outcome | None,
     hand_count: int,
 ) -> None:
-    """Store how the match stands (an abandoned match stays abandoned) and a new version."""
+    """Store how the match stands and a new version. An abandoned match stays abandoned until
+    its hands decide it: abandoning leaves a won match as it is (match_abandon), so a hand
+    fixed into the winning one makes it won; fixed back, it plays on."""
     was_won = match.status == Match.Status.WON
-    if match.status != Match.Status.ABANDONED:
+    if match.status != Match.Status.ABANDONED or status == rules.Status.WON:
         match.status = status
         if status == rules.Status.WON and not was_won:
             match.finished_at = timezone.now()

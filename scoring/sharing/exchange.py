@@ -58,7 +58,9 @@ def _match_doc(match: Match) -> MatchDoc:
         rules=match.rules,
         sides=tuple(tuple(players[side.position]) for side in sides),
         start_totals=tuple(side.start_total for side in sides),
-        abandoned=match.status == Match.Status.ABANDONED,
+        # (A match stored abandoned although its hands won it, as fixing a hand once left one,
+        # is written as its hands decide it: the format has no abandoned match that was won.)
+        abandoned=match.status == Match.Status.ABANDONED and match.winner_position is None,
         first_dealer=match.first_dealer_seat,
         hands=tuple(
             tuple(tally.as_rules_tally() for tally in hand.tallies.all())

@@ -7,6 +7,7 @@ from scoring.engine import matchdoc, rules
 from scoring.engine.rules import Rules
 from scoring.matches import services
 from scoring.models import Hand, Match, Player, Seat, Tally
+from scoring.sharing import exchange
 
 pytestmark = pytest.mark.django_db
 
@@ -312,3 +313,35 @@ def test_player_names_unique_ignoring_case_in_any_script(user):
     assert services.player_get_or_create(circle=user.personal_circle, name="ÉMILE").name == "ÉMILE"
     assert services.player_get_or_create(circle=user.personal_circle, name="émile").name == "ÉMILE"
     assert Player.objects.filter(circle=user.personal_circle).count() == 2
+
+
+def test_an_abandoned_match_whose_fixed_hand_decides_it_is_won(casino_match):
+    """Abandoning leaves a won match as it is; so does fixing a hand of an abandoned match into
+    the winning one: the match is won, and its file imports again (an abandoned match that its
+    hands decide is a file no app could read)."""
+    _record(casino_match, FIRST_8)
+    services.match_abandon(match=casino_match)
+    winning = [tally(40, 13, True, True, "SCHD", 12), tally(12, 0)]
+    services.hand_edit(match=casino_match, number=1, tallies=winning)
+    casino_match.refresh_from_db()
+    assert (casino_match.status, casino_match.winner_position) == ("won", 0)
+    assert casino_match.finished_at is not None
+    document = exchange.export_json(exchange.match_documents(None, pks=[casino_match.pk]))[0]
+    assert document["abandoned"] is False
+    matchdoc.read_scored_match(document)  # refused before: abandoned, yet won by its hands
+    # Fixed back to a hand that decides nothing, it plays on (it can be abandoned again).
+    services.hand_edit(match=casino_match, number=1, tallies=FIRST_8)
+    casino_match.refresh_from_db()
+    assert (casino_match.status, casino_match.winner_position) == ("playing", None)
+
+
+def test_a_match_stored_abandoned_yet_won_by_its_hands_exports_as_won(casino_match):
+    """Before the fix above, fixing a hand could leave a match abandoned with a winner: its file
+    says what its hands decide, so it imports."""
+    winning = [tally(40, 13, True, True, "SCHD", 12), tally(12, 0)]
+    _record(casino_match, winning)
+    Match.objects.filter(pk=casino_match.pk).update(status=Match.Status.ABANDONED)
+    document = exchange.export_json(exchange.match_documents(None, pks=[casino_match.pk]))[0]
+    assert document["abandoned"] is False
+    _, score = matchdoc.read_scored_match(document)
+    assert (score.status, score.winner) == (rules.Status.WON, 0)
