@@ -118,8 +118,9 @@ def match_detail(request: ScopedRequest, pk: int) -> HttpResponse:
             if watch.watcher(token, match.pk, request.session.session_key) == request.user.pk:
                 return HttpResponse(status=204)
             return render(request, f"{answers.MATCH_TEMPLATE}#poll", {"match": match})
-        if match.is_open:
-            # Totals, turn, sheet and hand number only: what is being typed stays.
+        if match.is_open and "over" not in request.GET:
+            # Totals, turn, sheet and hand number only: what is being typed stays. (A board that
+            # showed the match over has no form: it comes back whole.)
             return render(
                 request, f"{answers.MATCH_TEMPLATE}#board-update", answers.board_context(match)
             )

@@ -9,8 +9,9 @@ from django.db import connection
 from django.test import Client
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
-from helpers import FIRST_8, HX, app_url, at_once
+from helpers import FIRST_8, HX, app_url, at_once, tally
 
+from scoring.engine import rules
 from scoring.matches import services
 from scoring.models import FormSubmission, Hand, Match, Player
 from scoring.web import watch
@@ -124,7 +125,48 @@ def test_a_board_whose_match_ended_elsewhere_is_replaced_whole(user_client, casi
     assert response["HX-Retarget"] == "#board" and response["HX-Reswap"] == "outerHTML"
     body = response.content.decode()
     assert "This match was abandoned." in body and 'name="cards_0"' not in body
-    assert "data-poll" not in body  # nothing more to wait for
+    # A hand fixed into the winning one makes it won (RULES §5): the board still asks, slowly.
+    poll = re.search(r'id="board-poll"[^>]*hx-get="([^"]+)"[^>]*hx-trigger="([^"]+)"', body)
+    assert poll and "over=1" in poll[1] and poll[2].startswith("every 15s")
+
+
+def _poll_url(body: str) -> str:
+    found = re.search(r'id="board-poll"[^>]*hx-get="([^"]+)"', body)
+    assert found, "the board asks whether anything changed"
+    return found[1].replace("&amp;", "&")
+
+
+def test_a_board_showing_the_win_follows_an_undo_of_the_deciding_hand(user_client, casino_match):
+    """Phone A shows the win; phone B undoes the deciding hand: A's board (which had no form
+    any more) comes back whole, with the form for the hand to play again."""
+    winning = [tally(40, 13, True, True, "SCHD", 12), tally(12, 0)]
+    services.hand_record(match=casino_match, number=1, tallies=winning)
+    board = user_client.get(app_url("match", casino_match)).content.decode()
+    assert 'name="cards_0"' not in board  # the match is over: no hand form
+    poll = _poll_url(board)
+    assert user_client.get(poll, headers=HX).status_code == 204  # nothing new yet
+    services.hand_delete_last(match=Match.objects.get(pk=casino_match.pk), number=1)
+    response = user_client.get(poll, headers=HX)
+    assert response.status_code == 200
+    assert response["HX-Retarget"] == "#board" and response["HX-Reswap"] == "outerHTML"
+    body = response.content.decode()
+    assert 'name="cards_0"' in body and "Hand 1" in body
+    assert "over=1" not in _poll_url(body)  # open again: the quick poll of an open board
+
+
+def test_a_finished_board_follows_a_fix_of_an_earlier_hand(user_client, casino_match):
+    """A won match's earlier hand fixed on another phone: the board that shows it changes."""
+    services.hand_record(match=casino_match, number=1, tallies=FIRST_8)
+    winning = [tally(40, 13, True, True, "SCHD", 12), tally(12, 0)]
+    services.hand_record(match=Match.objects.get(pk=casino_match.pk), number=2, tallies=winning)
+    poll = _poll_url(user_client.get(app_url("match", casino_match)).content.decode())
+    fixed = [tally(27, 7, True, False, "S"), tally(25, 6, False, True, "CHD")]
+    services.hand_edit(match=Match.objects.get(pk=casino_match.pk), number=1, tallies=fixed)
+    response = user_client.get(poll, headers=HX)
+    assert response.status_code == 200 and response["HX-Retarget"] == "#board"
+    shown = [int(t) for _, t in re.findall(r'data-total="(\d)">(\d+)<', response.content.decode())]
+    score = rules.score_match(casino_match.rules, [fixed, winning])
+    assert shown == list(score.totals) and score.totals != (0, 0)
 
 
 def test_the_shared_board_answers_204_from_the_version_without_rendering(client, casino_match):
