@@ -149,6 +149,37 @@ def test_a_waiting_hand_whose_number_was_taken_shows_both_versions_online(
     assert Hand.objects.count() == 1
 
 
+def test_a_clash_kept_without_signal_shows_at_once_as_the_next_waiting_hand(
+    new_page: Any, log_in: Any, start_match: Any, enter_hand: Any, live_server: Any
+) -> None:
+    """Keep mine as hand 2, tapped without signal: the entry is redrawn as waiting at once (its
+    number, Undo and Discard it), the form moves past it, and it is sent once signal is back."""
+    first, second, _url = _two_phones(new_page, log_in, start_match, live_server, 390)
+    _controlled(first)
+    first.context.set_offline(True)
+    _offline_hand(first, 30, 9, ("10D", "AS"))
+    enter_hand(second, 27, 7, ("10D", "AS"))  # hand 1 on the other phone meanwhile
+    first.context.set_offline(False)
+    first.evaluate("window.dispatchEvent(new Event('online'))")
+    entry = first.locator("[data-outbox-list] > li")
+    expect(entry).to_contain_text("Hand 1 was saved meanwhile on another phone.")
+
+    first.context.set_offline(True)
+    first.evaluate("window.dispatchEvent(new Event('offline'))")
+    entry.get_by_role("button", name="Keep mine as hand 2").click()
+    expect(entry).to_contain_text("Hand 2: waiting to be sent")
+    expect(entry.get_by_role("button", name="Discard it")).to_be_visible()
+    expect(entry.get_by_role("button", name="Keep mine as hand 2")).to_have_count(0)
+    expect(first.locator("#id_number")).to_have_value("3")
+    assert Hand.objects.count() == 1
+
+    first.context.set_offline(False)
+    first.evaluate("window.dispatchEvent(new Event('online'))")
+    expect(first.locator("[data-outbox-list] > li")).to_have_count(0)
+    expect(first.locator("[data-total]")).to_have_text(["14", "8"])
+    assert list(Hand.objects.order_by("number").values_list("number", flat=True)) == [1, 2]
+
+
 @pytest.mark.parametrize("width", WIDTHS)
 def test_an_entry_held_for_a_match_won_on_another_phone_is_listed_and_resolved(
     new_page: Any,

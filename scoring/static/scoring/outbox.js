@@ -85,6 +85,9 @@
     });
   }
   function keep(entry) { return store("readwrite", function (hands) { hands.put(entry); }); }
+  // An entry sent again (kept under the next number, tried again): shown as waiting at once,
+  // with or without signal, then sent when there is signal.
+  function keepAndSend(entry) { return keep(entry).then(render).then(sendOutbox); }
   function forget(ids) {
     return store("readwrite", function (hands) { [].concat(ids).forEach(function (id) { hands.delete(id); }); });
   }
@@ -822,13 +825,13 @@
       actions.appendChild(button(format(box.dataset.keep, { next: entry.next }), "", function () {
         entry.number = entry.next; entry.state = "waiting"; entry.next = null;
         entry.saved = entry.mine = null;
-        keep(entry).then(sendOutbox);
+        keepAndSend(entry);
       }));
     }
     if (entry.state === "failed") {
       actions.appendChild(button(box.dataset.retry, "", function () {
         entry.state = "waiting"; entry.tries = 0;
-        keep(entry).then(sendOutbox);
+        keepAndSend(entry);
       }));
     }
     var discard = entry.state === "conflict" ? box.dataset.discardMine : box.dataset.discard;
@@ -905,7 +908,7 @@
       if (entry.state === "failed") {
         actions.appendChild(button(box.dataset.retry, "", function () {
           entry.state = "waiting"; entry.tries = 0;
-          keep(entry).then(sendOutbox);
+          keepAndSend(entry);
         }));
       }
       actions.appendChild(button(box.dataset.discard, "danger", function () {
