@@ -92,3 +92,17 @@ def test_without_javascript_the_board_after_saving_offers_undo_once(user_client,
     assert 'name="number" value="1"' in page
     after = user_client.get(casino_match.get_absolute_url()).content.decode()
     assert 'value="27"' not in after  # the counts came back once
+
+
+def test_an_undo_refused_on_a_board_won_meanwhile_says_why(user_client, casino_match):
+    """A late Undo on a board that another phone finished: the whole board comes back, won, and
+    says that nothing was deleted (a finished board has no form to carry the note)."""
+    saved = user_client.post(app_url("hand-create", casino_match), TYPICAL, headers=HX)
+    undo = _undo_value(saved.content.decode())
+    services.hand_record(match=casino_match, number=2, tallies=FIRST_11)  # the other phone
+    services.hand_record(match=casino_match, number=3, tallies=FIRST_11)  # Ana 29: won
+    response = user_client.post(app_url("hand-delete", casino_match), {"undo": undo}, headers=HX)
+    body = response.content.decode()
+    assert 'class="moved-note" role="status">Hand 1 is not the last hand any more' in body
+    assert 'name="cards_0"' not in body  # still won: no form
+    assert list(casino_match.hands.values_list("number", flat=True)) == [1, 2, 3]
