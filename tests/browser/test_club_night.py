@@ -40,9 +40,10 @@ EIGHT = (29, 8, ("10D", "AS", "AH"))  # 8 - 3
 LEVEL = (26, 7, ("10D", "2S"))  # 4 - 4: equal cards, spades + both casinos against four aces
 
 # The pairing form, sent as a second tap would send it (kept alive through the page's unload).
+# Not followed to the page it redirects to: that page would take the note meant for the phone's.
 SECOND_TAP = """() => {
   const form = [...document.forms].find((f) => f.action.endsWith('/pair/'));
-  fetch(form.action, {method: 'POST', body: new FormData(form), keepalive: true});
+  fetch(form.action, {method: 'POST', body: new FormData(form), keepalive: true, redirect: 'manual'});
 }"""
 
 # The page has no horizontal scroll: only a .table-scroll (the standings) may be wider.

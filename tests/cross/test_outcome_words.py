@@ -235,7 +235,10 @@ def _rounds() -> list[dict[Rules, tuple[str, str | None]]]:
 
 @pytest.mark.slow
 @pytest.mark.django_db
-def test_every_page_shows_every_outcome_in_every_language(client: Any, tables: dict) -> None:
+@pytest.mark.parametrize("code", LANGUAGES)  # a language a test: seven that run side by side
+def test_every_page_shows_every_outcome_in_every_language(
+    client: Any, tables: dict, code: str
+) -> None:
     """The board and the share page say every outcome's sentence; the score sheet and the big
     screen render for every kind of each game, the history and the player page with every
     outcome among their matches (the pages that do not say why a match was won)."""
@@ -245,35 +248,34 @@ def test_every_page_shows_every_outcome_in_every_language(client: Any, tables: d
             Match.objects.filter(pk=tables[match_rules]["match"].pk).update(
                 outcome_kind=kind, outcome_category=category or "", version=F("version") + 1
             )
-        for code in LANGUAGES:
-            client.cookies[settings.LANGUAGE_COOKIE_NAME] = code
-            urls = [(None, "history", tables[next(iter(tables))]["history"])]
-            urls.append((None, "player", tables[next(iter(tables))]["player"]))
-            for match_rules, (kind, _category) in outcomes.items():
-                pages = tables[match_rules]
-                urls += [
-                    (match_rules, "board", pages["board"]),
-                    (match_rules, "share", pages["share"]),
-                ]
-                if (code, match_rules, kind) not in shown:
-                    shown.add((code, match_rules, kind))
-                    urls += [(match_rules, page, pages[page]) for page in ("sheet", "big screen")]
-            for match_rules, page, url in urls:
-                response = client.get(url)
-                where = (code, page, match_rules and outcomes[match_rules])
-                assert response.status_code == 200, where
-                assert response.headers["Content-Language"] == code, where
-                if page in ("board", "share"):
-                    kind, category = outcomes[match_rules]
-                    with translation.override(code):
-                        sentence = scoring_extras.outcome_text(
-                            kind,
-                            category or "",
-                            "Ana",
-                            _total(tables, match_rules),
-                            match_rules.target,
-                        )
-                    assert escape(sentence) in response.content.decode(), where
+        client.cookies[settings.LANGUAGE_COOKIE_NAME] = code
+        urls = [(None, "history", tables[next(iter(tables))]["history"])]
+        urls.append((None, "player", tables[next(iter(tables))]["player"]))
+        for match_rules, (kind, _category) in outcomes.items():
+            pages = tables[match_rules]
+            urls += [
+                (match_rules, "board", pages["board"]),
+                (match_rules, "share", pages["share"]),
+            ]
+            if (code, match_rules, kind) not in shown:
+                shown.add((code, match_rules, kind))
+                urls += [(match_rules, page, pages[page]) for page in ("sheet", "big screen")]
+        for match_rules, page, url in urls:
+            response = client.get(url)
+            where = (code, page, match_rules and outcomes[match_rules])
+            assert response.status_code == 200, where
+            assert response.headers["Content-Language"] == code, where
+            if page in ("board", "share"):
+                kind, category = outcomes[match_rules]
+                with translation.override(code):
+                    sentence = scoring_extras.outcome_text(
+                        kind,
+                        category or "",
+                        "Ana",
+                        _total(tables, match_rules),
+                        match_rules.target,
+                    )
+                assert escape(sentence) in response.content.decode(), where
 
 
 def _total(tables: dict, match_rules: Rules) -> int:
