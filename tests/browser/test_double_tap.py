@@ -46,3 +46,83 @@ def test_a_double_tap_without_signal_queues_one_hand(page: Any, log_in: Any, sta
     expect(waiting).to_have_count(1)
     page.wait_for_timeout(400)
     expect(waiting).to_have_count(1)
+
+
+# The deciding hand: Ana from 18 takes 30 cards, 9 spades and the big casino (6 points): 24 of 21.
+def _deciding(page: Any, log_in: Any, start_match: Any) -> None:
+    log_in(page)
+    start_match(page, ["Ana", "Ben"], start_totals=(18, 0))
+    _typed(page)
+
+
+def test_a_second_tap_on_the_deciding_hand_starts_no_rematch(
+    page: Any, log_in: Any, start_match: Any
+):
+    """The board of the won match puts Rematch where the finger is: the second tap of a double
+    tap on Save lands on it, and must not start the next match."""
+    from scoring.models import Match
+
+    _deciding(page, log_in, start_match)
+    board = page.url
+    page.click("button.save")
+    rematch = page.get_by_role("button", name="Rematch", exact=True)
+    expect(rematch).to_be_visible()
+    rematch.click()  # a moment after the save
+    page.wait_for_timeout(400)
+    assert page.url == board and Match.objects.count() == 1
+    page.wait_for_timeout(1500)
+    rematch.click()  # asked for on purpose, later
+    page.wait_for_url(lambda url: url != board)
+    assert Match.objects.count() == 2
+
+
+def test_without_signal_a_second_tap_on_the_deciding_hand_starts_no_rematch(
+    page: Any, log_in: Any, start_match: Any
+):
+    """The same without signal: the phone scores the waiting hand, shows the match won and its
+    own Rematch button (local.js), which a tap right after Save does not press."""
+    from test_offline import _controlled
+
+    _deciding(page, log_in, start_match)
+    board = page.url
+    _controlled(page)
+    page.context.set_offline(True)
+    page.evaluate("window.dispatchEvent(new Event('offline'))")
+    _typed(page)
+    page.click("button.save")
+    rematch = page.locator("[data-local-rematch]")
+    expect(rematch).to_be_visible()
+    rematch.click()
+    page.wait_for_timeout(400)
+    assert page.url == board
+    expect(page.locator("[data-outbox-list] > li")).to_have_count(1)  # the hand, no match
+    page.wait_for_timeout(1500)
+    rematch.click()
+    page.wait_for_url(lambda url: url != board)
+
+
+def test_without_signal_the_next_hands_form_is_blank_after_an_undo(
+    page: Any, log_in: Any, start_match: Any
+):
+    """After Undo the form holds the undone hand's counts, as the server wrote it: a hand saved
+    without signal then leaves a blank form for the next one, not those counts again (a second
+    tap would have queued them as a hand of their own)."""
+    log_in(page)
+    start_match(page, ["Ana", "Ben"])
+    _typed(page)
+    page.click("button.save")
+    page.locator("[data-hand-saved] button.undo").click()
+    expect(page.locator("#id_cards_0")).to_have_value("30")  # the undone hand's counts, back
+    page.context.set_offline(True)
+    page.evaluate("window.dispatchEvent(new Event('offline'))")
+    page.fill("#id_cards_0", "27")
+    page.fill("#id_spades_0", "7")
+    page.dblclick("button.save")
+    waiting = page.locator("[data-outbox-list] > li")
+    expect(waiting).to_have_count(1)
+    expect(page.locator("#id_cards_0")).to_have_value("")
+    expect(page.locator("#id_spades_0")).to_have_value("")
+    expect(page.locator("input[name=card_10D]:checked")).to_have_count(0)
+    page.wait_for_timeout(400)
+    expect(waiting).to_have_count(1)
+    assert Hand.objects.count() == 0

@@ -119,7 +119,17 @@
       return field.value !== "" && !(field.name.indexOf("sweeps_") === 0 && field.value === "0");
     });
   }
-  function secondTap(form) { return Date.now() - savedAt < DOUBLE_TAP_MS && untouched(form); }
+  function justSaved() { return Date.now() - savedAt < DOUBLE_TAP_MS; }
+  function secondTap(form) { return justSaved() && untouched(form); }
+  // The deciding hand's board puts Rematch under the finger that tapped Save: a tap on it right
+  // after the save is a double tap's second, not the next match (on the server's board, and on
+  // the one the phone scored without signal: local.js listens after this, outbox.js asks).
+  document.addEventListener("submit", function (event) {
+    if (event.target.matches && event.target.matches("[data-rematch]") && justSaved()) {
+      event.preventDefault();
+      event.stopImmediatePropagation();
+    }
+  }, true);
   document.body.addEventListener("htmx:beforeRequest", function (event) {
     var elt = event.detail.elt;
     if (elt && elt.matches && elt.matches("[data-hand-form]") && secondTap(elt)) event.preventDefault();
@@ -244,6 +254,6 @@
   // local.js restores the draft of a board it builds itself.
   window.casinoApp = {
     draftForget: draftForget, draftRestore: draftRestore, fillDerived: fillDerived, refreshBoard: refreshBoard,
-    noteSaved: noteSaved, secondTap: secondTap,
+    noteSaved: noteSaved, secondTap: secondTap, justSaved: justSaved,
   };
 })();

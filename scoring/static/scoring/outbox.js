@@ -544,6 +544,7 @@
     var form = handForm();
     if (!window.casinoLocal || !form) return null;
     var again = button(said.rematch, "primary big", function () {
+      if (app.justSaved()) return;  // the second tap of a double tap on Save (app.js)
       window.casinoLocal.rematch(match, played, form.dataset.draft);
     });
     again.setAttribute("data-local-rematch", "");
@@ -667,9 +668,17 @@
     }
   }
 
+  // An empty form for the next hand. Not form.reset(): that puts back the values the page came
+  // with (an undone hand's counts, a refused hand's), which a second tap would queue again.
+  function blank(form) {
+    Array.prototype.forEach.call(form.elements, function (field) {
+      if (field.type === "radio" || field.type === "checkbox") field.checked = false;
+      else if (field.type === "number") field.value = field.name.indexOf("sweeps_") === 0 ? "0" : "";
+    });
+  }
   // A waiting hand's counts in the form, under its number.
   function fillForm(form, entry) {
-    form.reset();
+    blank(form);
     entry.fields.forEach(function (pair) {
       form.querySelectorAll('[name="' + pair[0] + '"]').forEach(function (field) {
         if (field.type === "radio" || field.type === "checkbox") field.checked = field.value === pair[1];
@@ -713,7 +722,7 @@
     note.setAttribute("data-fixing-note", "");
     note.setAttribute("role", "status");
     note.appendChild(button(box.dataset.cancel, "secondary", function () {
-      form.reset();
+      blank(form);
       endFixing(form);
       draftForget(form.dataset.draft);
       form.dispatchEvent(new Event("input", { bubbles: true }));
@@ -950,7 +959,7 @@
     if (fixing) return fixed(form, fixing, entry);
     // The form is ready for the next hand at once, before the outbox has stored this one.
     draftForget(form.dataset.draft);
-    form.reset();
+    blank(form);
     form.querySelector("[name=number]").value = String(number + 1);
     form.dispatchEvent(new Event("input", { bubbles: true }));  // placeholders back to "52 − …"
     var offline = form.querySelector("[data-offline]");
@@ -979,7 +988,7 @@
     return waiting().then(function (entries) {
       var old = entries.filter(function (other) { return other.id === id; })[0];
       draftForget(form.dataset.draft);
-      form.reset();
+      blank(form);
       endFixing(form);
       form.dispatchEvent(new Event("input", { bubbles: true }));
       if (!old) return render();  // sent or discarded meanwhile: nothing to put back
