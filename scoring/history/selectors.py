@@ -16,6 +16,7 @@ from django.db.models import (
     Q,
     QuerySet,
 )
+from django.utils import timezone
 
 from scoring.engine import rules
 from scoring.engine.records import Record
@@ -81,6 +82,37 @@ def _match_rows(matches: Sequence[Match], *, sheets: bool = False) -> list[Match
         )
         for match in matches
     ]
+
+
+HOME_IN_PROGRESS = 6  # a few tables at once at most; the rest are a tap away in the history
+HOME_TODAY = 10
+
+
+@dataclass(frozen=True)
+class Home:
+    """What a signed-in account's home page leads with, across its circles: the matches still
+    being played (to continue), newest first, and those finished today (the site's time zone)."""
+
+    in_progress: list[MatchRow]
+    today: list[MatchRow]
+
+
+def home_matches(user: Any, *, since: datetime | None = None) -> Home:
+    """The open matches of every circle `user` is in, and those finished since `since` (by
+    default today's midnight): two queries (the circles joined in, not read first), and one
+    more for their seats when there are any."""
+    if since is None:
+        since = timezone.localtime().replace(hour=0, minute=0, second=0, microsecond=0)
+    theirs = Match.objects.filter(circle__memberships__user=user)
+    open_now = theirs.filter(status__in=(Match.Status.PLAYING, Match.Status.TIED)).order_by(
+        "-created_at", "-pk"
+    )[:HOME_IN_PROGRESS]
+    finished = theirs.filter(
+        status__in=(Match.Status.WON, Match.Status.ABANDONED), finished_at__gte=since
+    ).order_by("-finished_at", "-pk")[:HOME_TODAY]
+    playing, done = list(open_now), list(finished)
+    rows = {row.match.pk: row for row in _match_rows([*playing, *done])} if playing or done else {}
+    return Home([rows[m.pk] for m in playing], [rows[m.pk] for m in done])
 
 
 HISTORY_PAGE_SIZE = 20

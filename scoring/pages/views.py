@@ -12,6 +12,7 @@ from django.views.decorators.http import require_safe
 from scoring.circles import selectors as circles
 from scoring.circles.context_processors import current_circle
 from scoring.events.selectors import tables_of as event_tables_of
+from scoring.history import selectors as history
 from scoring.models import Match
 from scoring.web.htmx import HtmxHttpRequest
 
@@ -26,6 +27,8 @@ def home(request: HtmxHttpRequest) -> HttpResponse:
         context["current_circle"] = current_circle(request)
         # The tables of club nights where the account's players sit now ("your table: 3").
         context["your_tables"] = event_tables_of([row.player.pk for row in records])
+        # Its matches to continue, and today's, in every circle it is in.
+        context["home"] = history.home_matches(request.user)
     return render(request, "scoring/pages/home.html", context)
 
 

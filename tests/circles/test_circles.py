@@ -588,8 +588,9 @@ def test_the_home_pages_queries_do_not_grow_with_the_circles(
         assert body.count("as Me") == number
         counts.append(len(queries))
     assert counts[0] == counts[1], counts
-    # Session, account, records, the header's circle, and the linked players' club-night tables.
-    assert counts[1] <= 5
+    # Session, account, records, the header's circle, and the linked players' club-night tables;
+    # the matches to continue, today's, and their seats.
+    assert counts[1] <= 8
 
 
 def test_home_hints_at_the_circle_page_when_no_player_is_linked(

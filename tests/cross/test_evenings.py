@@ -172,6 +172,9 @@ OPENED = re.compile(r"^/(matches|events)/(\d+)/")
 KEEP_MINE = re.compile(r"data-clash-keep>(.*?)</form>", re.S)
 FIELD = re.compile(r'name="([^"]+)" value="([^"]*)"')
 WINNER = re.compile(r'class="total-card side-(\d)[^"]* winner')
+# The home page's "Continue a match" list, and the boards it links to.
+CONTINUE = re.compile(r'id="playing-title">.*?</h2>(.*?)</section>', re.S)
+BOARD_LINK = re.compile(r'href="/matches/(\d+)/"')
 
 
 class Evening(RuleBasedStateMachine):
@@ -999,6 +1002,29 @@ class Evening(RuleBasedStateMachine):
         assert Hand.objects.filter(match_id=expected.pk).count() == before
         phone.client.force_login(self.users[phone.person])
         phone.circle = self.users[phone.person].personal_circle.pk
+
+    @rule(data=st.data())
+    def open_home(self, data: st.DataObject) -> None:
+        """A phone opens the home page: it leads with the newest six matches still being played
+        in the circles its account is in (the model's open ones among them), and nothing of a
+        circle it is not in."""
+        phone = data.draw(st.sampled_from(self.phones), label="phone")
+        page = self._ask(phone, "get", app_url("home"))
+        assert page.status_code == 200
+        body = page.content.decode()
+        listed = CONTINUE.search(body)
+        shown = [int(pk) for pk in BOARD_LINK.findall(listed.group(1))] if listed else []
+        own = self.users[phone.person].personal_circle.pk
+        circles = [own, *([self.club] if self._is_member(phone.person, self.club) else [])]
+        open_now = Match.objects.filter(circle_id__in=circles, status__in=("playing", "tied"))
+        assert shown == list(
+            open_now.order_by("-created_at", "-pk").values_list("pk", flat=True)[:6]
+        )
+        told = [m.pk for m in self.matches if m.circle in circles and m.open]
+        assert set(told[-6:]) <= set(shown) or len(shown) == 6, (told, shown)
+        for pk in shown:
+            expected = next((m for m in self.matches if m.pk == pk), None)
+            assert expected is None or expected.open, f"match {pk} listed to continue, not open"
 
     # --- what must hold after every step -------------------------------------------------------
 
