@@ -130,6 +130,16 @@
       event.stopImmediatePropagation();
     }
   }, true);
+  // And it says so: a Rematch button shown right after a save is disabled until then.
+  function holdButton(button) {
+    var left = savedAt + DOUBLE_TAP_MS - Date.now();
+    if (left <= 0) return;
+    button.disabled = true;
+    setTimeout(function () { button.disabled = false; }, left);
+  }
+  document.body.addEventListener("htmx:afterSettle", function () {
+    document.querySelectorAll("[data-rematch] button").forEach(holdButton);
+  });
   document.body.addEventListener("htmx:beforeRequest", function (event) {
     var elt = event.detail.elt;
     if (elt && elt.matches && elt.matches("[data-hand-form]") && secondTap(elt)) event.preventDefault();
@@ -254,6 +264,6 @@
   // local.js restores the draft of a board it builds itself.
   window.casinoApp = {
     draftForget: draftForget, draftRestore: draftRestore, fillDerived: fillDerived, refreshBoard: refreshBoard,
-    noteSaved: noteSaved, secondTap: secondTap, justSaved: justSaved,
+    noteSaved: noteSaved, secondTap: secondTap, justSaved: justSaved, holdButton: holdButton,
   };
 })();

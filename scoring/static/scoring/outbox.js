@@ -548,6 +548,7 @@
       window.casinoLocal.rematch(match, played, form.dataset.draft);
     });
     again.setAttribute("data-local-rematch", "");
+    app.holdButton(again);
     return again;
   }
 
