@@ -121,16 +121,8 @@
   }
   function justSaved() { return Date.now() - savedAt < DOUBLE_TAP_MS; }
   function secondTap(form) { return justSaved() && untouched(form); }
-  // The deciding hand's board puts Rematch under the finger that tapped Save: a tap on it right
-  // after the save is a double tap's second, not the next match (on the server's board, and on
-  // the one the phone scored without signal: local.js listens after this, outbox.js asks).
-  document.addEventListener("submit", function (event) {
-    if (event.target.matches && event.target.matches("[data-rematch]") && justSaved()) {
-      event.preventDefault();
-      event.stopImmediatePropagation();
-    }
-  }, true);
-  // And it says so: a Rematch button shown right after a save is disabled until then.
+  // The won board puts Rematch under the finger that tapped Save: disabled for that moment, the
+  // second tap of a double tap does not start the next match (outbox.js: the phone's board too).
   function holdButton(button) {
     var left = savedAt + DOUBLE_TAP_MS - Date.now();
     if (left <= 0) return;

@@ -85,8 +85,7 @@
     });
   }
   function keep(entry) { return store("readwrite", function (hands) { hands.put(entry); }); }
-  // An entry sent again (kept under the next number, tried again): shown as waiting at once,
-  // with or without signal, then sent when there is signal.
+  // Kept under the next number, or tried again: shown as waiting at once, then sent.
   function keepAndSend(entry) { return keep(entry).then(render).then(sendOutbox); }
   function forget(ids) {
     return store("readwrite", function (hands) { [].concat(ids).forEach(function (id) { hands.delete(id); }); });
@@ -544,7 +543,6 @@
     var form = handForm();
     if (!window.casinoLocal || !form) return null;
     var again = button(said.rematch, "primary big", function () {
-      if (app.justSaved()) return;  // the second tap of a double tap on Save (app.js)
       window.casinoLocal.rematch(match, played, form.dataset.draft);
     });
     again.setAttribute("data-local-rematch", "");
@@ -669,8 +667,7 @@
     }
   }
 
-  // An empty form for the next hand. Not form.reset(): that puts back the values the page came
-  // with (an undone hand's counts, a refused hand's), which a second tap would queue again.
+  // An empty form. Not form.reset(): that puts back what the page came with (an undone hand).
   function blank(form) {
     Array.prototype.forEach.call(form.elements, function (field) {
       if (field.type === "radio" || field.type === "checkbox") field.checked = false;
