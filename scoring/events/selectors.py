@@ -201,6 +201,21 @@ class EventPage:
         return [StandingView(row, by_player[row.player]) for row in self.state.standing_rows()]
 
     @property
+    def podium(self) -> list[tuple[str, int]] | None:
+        """Each place's name and match points, best first, once the night is over (else None):
+        what its result card shows."""
+        if not self.finished:
+            return None
+        return [(line.name, line.row.match_points) for line in self.standings]
+
+    @property
+    def podium_line(self) -> str:
+        """The first three places: "1. Ana, 2. Ben, 3. Cy" (a shared text, a chat's preview)."""
+        return ", ".join(
+            f"{place}. {line.name}" for place, line in enumerate(self.standings[:3], start=1)
+        )
+
+    @property
     def standings_key(self) -> str:
         """What the standings depend on: the counted tables (their results and totals), the
         byes and who plays (and who left); not the totals of the tables still playing."""

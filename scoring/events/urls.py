@@ -21,4 +21,6 @@ urlpatterns: list[URLPattern] = [
     path("events/<int:pk>/standings.csv", views.event_export_csv, name="event-export-csv"),
     # Anyone holding the token sees the big screen (read-only, no login).
     path("events/screen/<str:token>/", views.event_screen, name="event-screen"),
+    path("events/screen/<str:token>/card.png", views.screen_card, name="screen-card"),
+    path("events/<int:pk>/card.png", views.event_card, name="event-card"),
 ]

@@ -23,7 +23,7 @@ from scoring.events import services as events
 from scoring.events.forms import EntrantForm, EventForm, EventImportForm, LeaverForm
 from scoring.matches import services
 from scoring.models import Event, EventTable, Player
-from scoring.sharing import links
+from scoring.sharing import card, links
 from scoring.sharing.exchange import ImportRefused
 from scoring.web import watch
 from scoring.web.htmx import (
@@ -32,6 +32,7 @@ from scoring.web.htmx import (
     download,
     link_ended,
     nothing_new,
+    png,
     qr_code,
     render_region,
 )
@@ -261,6 +262,20 @@ def event_share_qr(request: ScopedRequest, pk: int) -> HttpResponse:
     return qr_code(
         request.build_absolute_uri(reverse("scoring:event-screen", args=[event.share_token]))
     )
+
+
+@scoped
+@require_safe
+def event_card(request: ScopedRequest, pk: int) -> HttpResponse:
+    event = request.scope.event(pk)
+    return png(card.event_png(event, selectors.EventPage(event).podium), _filename(event, "png"))
+
+
+@require_safe
+def screen_card(request: HtmxHttpRequest, token: str) -> HttpResponse:
+    """The card of a club night whose big screen is shared, for anyone holding that link."""
+    event = links.event_for_share_token(token)
+    return png(card.event_png(event, selectors.EventPage(event).podium), _filename(event, "png"))
 
 
 @require_safe

@@ -222,6 +222,11 @@ class Board:
         return [side.name for side in self.sides]
 
     @property
+    def score_line(self) -> str:
+        """Each side's name and total: "Ana 23 – Ben 17" (the result's line, a shared text)."""
+        return " – ".join(f"{side.name} {side.total}" for side in self.sides)
+
+    @property
     def earlier_hands(self) -> int:
         """Hands before the ones in `hands`."""
         return self.first_hand - 1

@@ -20,6 +20,7 @@ PRECACHE = (
     "scoring/outbox.js",
     "scoring/local.js",
     "scoring/engine.js",
+    "scoring/share.js",
     "django_htmx/htmx-2.min.js",
     "scoring/icons/icon.svg",
     "scoring/icons/icon-192.png",

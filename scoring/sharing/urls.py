@@ -7,6 +7,8 @@ from scoring.sharing import views
 urlpatterns: list[URLPattern] = [
     # Anyone holding the token sees the match (read-only, no login).
     path("shared/<str:token>/", views.shared_match, name="shared-match"),
+    path("shared/<str:token>/card.png", views.shared_card, name="shared-card"),
+    path("matches/<int:pk>/card.png", views.match_card, name="match-card"),
     path("matches/<int:pk>/share/", views.share_create, name="share-create"),
     path("matches/<int:pk>/share/panel/", views.share_panel, name="share-panel"),
     path("matches/<int:pk>/share/revoke/", views.share_revoke, name="share-revoke"),

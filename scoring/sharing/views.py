@@ -19,7 +19,7 @@ from django_htmx.http import HttpResponseClientRedirect
 from scoring.access import scoped
 from scoring.matches import selectors
 from scoring.models import Match
-from scoring.sharing import exchange, links
+from scoring.sharing import card, exchange, links
 from scoring.sharing.forms import ImportForm
 from scoring.web.htmx import (
     HtmxHttpRequest,
@@ -27,6 +27,7 @@ from scoring.web.htmx import (
     download,
     link_ended,
     nothing_new,
+    png,
     qr_code,
     render_region,
 )
@@ -100,6 +101,23 @@ def share_qr(request: ScopedRequest, pk: int) -> HttpResponse:
         raise Http404
     url = request.build_absolute_uri(reverse("scoring:shared-match", args=[match.share_token]))
     return qr_code(url)
+
+
+# --- the result card -----------------------------------------------------------------------------
+
+
+@scoped
+@require_safe
+def match_card(request: ScopedRequest, pk: int) -> HttpResponse:
+    match = request.scope.match(pk)
+    return png(card.match_png(match), f"casino-result-{match.pk}.png")
+
+
+@require_safe
+def shared_card(request: HtmxHttpRequest, token: str) -> HttpResponse:
+    """The card of a shared match, for anyone holding the link (what a chat shows of it)."""
+    match = links.match_for_share_token(token)
+    return png(card.match_png(match), f"casino-result-{match.pk}.png")
 
 
 # --- export --------------------------------------------------------------------------------------

@@ -85,6 +85,18 @@ def qr_code(url: str) -> HttpResponse:
     return response
 
 
+def png(content: bytes | None, filename: str) -> HttpResponse:
+    """An image made on the server (a result card), shown in the page or saved as `filename`;
+    kept a minute by the browser (an edited hand may change it), never by a shared cache. None:
+    there is nothing to draw yet (404)."""
+    if content is None:
+        raise Http404
+    response = HttpResponse(content, content_type="image/png")
+    response["Content-Disposition"] = f'inline; filename="{filename}"'
+    response["Cache-Control"] = "private, max-age=60"
+    return response
+
+
 def download(
     content: str | Iterator[str], content_type: str, filename: str
 ) -> HttpResponse | StreamingHttpResponse:

@@ -100,6 +100,10 @@ SKIPPED = {
     "scoring:event-export": "JSON download",
     "scoring:event-export-csv": "CSV download",
     "scoring:event-share-qr": "SVG image",
+    "scoring:match-card": "PNG image (the result card)",
+    "scoring:shared-card": "PNG image (the result card)",
+    "scoring:event-card": "PNG image (the result card)",
+    "scoring:screen-card": "PNG image (the result card)",
 }
 # Route prefixes that are not the app's pages.
 SKIPPED_PREFIXES = {"admin/": "Django's admin: staff only, Django's own templates"}

@@ -105,6 +105,17 @@ class World:
     invite: Invite
     event: Event
     table: EventTable
+    won: Match  # a won match, shared: what only a finished match has (its result card)
+    night: Event  # a finished club night, its big screen shared
+
+
+# Routes whose page needs one of the world's finished objects: route name -> its kwargs.
+FINISHED_KWARGS = {
+    "scoring:match-card": lambda world: {"pk": world.won.pk},
+    "scoring:shared-card": lambda world: {"token": world.won.share_token},
+    "scoring:event-card": lambda world: {"pk": world.night.pk},
+    "scoring:screen-card": lambda world: {"token": world.night.share_token},
+}
 
 
 def build_world(owner: Any, other: Any, name: str, opponent_name: str) -> World:
@@ -131,7 +142,29 @@ def build_world(owner: Any, other: Any, name: str, opponent_name: str) -> World:
     Event.objects.filter(pk=event.pk).update(share_token=f"screen-token-{event.pk}")
     event.refresh_from_db()
     table = paired.tables.get()
-    return World(owner, other, match, player, opponent, invite, event, table)
+    won = services.match_start(
+        circle=owner.personal_circle, rules=Rules.make("casino"), sides=[[player], [opponent]]
+    )
+    night = events.event_create(
+        circle=owner.personal_circle,
+        by=owner,
+        name=f"{name} final",
+        day=datetime.date(2026, 12, 5),
+        fmt=Event.Format.SWISS,
+        rules=Rules.make("casino"),
+        players=[player, opponent],
+        rounds=1,
+    )
+    final = events.round_pair(event=night, number=1, by=owner).tables.get().match
+    for played in (won, final):
+        for number in (1, 2, 3):  # 8 - 3 a hand: won at 24
+            services.hand_record(match=played, number=number, tallies=FIRST_8)
+    Match.objects.filter(pk=won.pk).update(share_token=f"won-token-{won.pk}")
+    Event.objects.filter(pk=night.pk).update(share_token=f"night-token-{night.pk}")
+    won.refresh_from_db()
+    night.refresh_from_db()
+    assert won.status == Match.Status.WON
+    return World(owner, other, match, player, opponent, invite, event, table, won, night)
 
 
 @pytest.fixture(scope="module")
@@ -175,6 +208,7 @@ def url_for(route: Route, world: World, **override: Any) -> str:
     if route.name is None:
         pytest.fail(f"URL pattern {route.route!r} has no name: name it (style: kebab-case).")
     values = kwarg_values(world)
+    override = {**FINISHED_KWARGS.get(route.name, lambda world: {})(world), **override}
     kwargs = {}
     for kwarg in route.kwargs:
         segment = re.search(rf"([^/<>]+)/<(?:\w+:)?{kwarg}>", route.route)

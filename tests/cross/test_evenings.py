@@ -669,6 +669,11 @@ class Evening(RuleBasedStateMachine):
             shared = Client().get(app_url("shared-match", token))
             assert shared.status_code == 200
             self._board_shows(shared.content.decode(), expected)
+            # What a chat previews: the result card once the match is won, for anyone.
+            won = expected.score().status is rules.Status.WON and not expected.abandoned
+            card_url = app_url("shared-card", token)
+            assert ('property="og:image"' in shared.content.decode()) == won
+            assert Client().get(card_url).status_code == (200 if won else 404)
 
     @precondition(_have_matches)
     @rule(data=st.data())
@@ -944,8 +949,12 @@ class Evening(RuleBasedStateMachine):
             if not moved.exists():
                 met = Counter(frozenset(r.sides[0] + r.sides[1]) for r in results)
                 assert all(count == 1 for count in met.values()), "a round robin repeats nobody"
+        card = self._ask(phone, "get", app_url("event-card", pk))
+        finished = "Final standings" in page.content.decode()
+        assert card.status_code == (200 if finished else 404), "a podium card once it is final"
         outsider = self._phones_of("cy")[0]
         assert self._ask(outsider, "get", app_url("event", pk)).status_code == 404
+        assert self._ask(outsider, "get", app_url("event-card", pk)).status_code == 404
 
     # --- accounts ------------------------------------------------------------------------------
 
@@ -1086,6 +1095,13 @@ class Evening(RuleBasedStateMachine):
         sheet = self._ask(phones[-1], "get", app_url("match-sheet", expected.pk))
         assert sheet.status_code == 200
         phones[-1].circle = expected.circle
+        # A result card exactly for a won match (an edit, an Undo, an abandon take it away).
+        card = self._ask(phones[-1], "get", app_url("match-card", expected.pk))
+        won = score.status is rules.Status.WON and not expected.abandoned
+        assert card.status_code == (200 if won else 404), (card.status_code, won)
+        if won:
+            assert card["Content-Type"] == "image/png"
+            REACHED["result cards"] += 1
 
     def _board_shows(self, page: str, expected: Expected) -> None:
         score = expected.score()

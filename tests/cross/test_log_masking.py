@@ -300,7 +300,9 @@ def test_the_urls_with_a_secret_are_the_known_ones() -> None:
     names = {name for name, _path in _secret_paths()}
     assert names == {
         "scoring:shared-match",
+        "scoring:shared-card",
         "scoring:event-screen",
+        "scoring:screen-card",
         "scoring:invite-join",
         "account_confirm_email",
         "account_reset_password_from_key",
