@@ -28,10 +28,8 @@
     document.querySelectorAll("[data-hand-form]").forEach(fillDerived);
   });
 
-  // An error answer the page swaps in (a form with errors, a hand number taken meanwhile: the
-  // responseHandling in base.html) is shown where it belongs. Under DEBUG, django-htmx's script
-  // (listening on document, after this listener on <html>) would show it as the whole page; real
-  // errors still reach it, and its debug page.
+  // An error answer swapped in (responseHandling in base.html) shows where it belongs, not as
+  // the whole page by django-htmx's DEBUG script (on document, after this listener on <html>).
   function swappedIn(status) {
     var handling = (window.htmx && window.htmx.config.responseHandling) || [];
     for (var i = 0; i < handling.length; i++) {
@@ -106,9 +104,8 @@
       if (form) draftSave(form);
     });
   });
-  // A double tap on Save: the second tap lands on the next hand's fresh form a moment later and
-  // would only bring back "required" under every box. An untouched form sent right after a
-  // save is not sent (outbox.js does the same for a hand kept without signal).
+  // A double tap on Save: the second tap lands on the next hand's fresh form. An untouched form
+  // sent right after a save is not sent (outbox.js too).
   var DOUBLE_TAP_MS = 1500;
   var savedAt = 0;
   function noteSaved() { savedAt = Date.now(); }
@@ -162,9 +159,15 @@
     var open = document.querySelector("[data-menu][open]");
     if (open && !open.contains(event.target)) open.open = false;
   });
+  // Enter (a phone keyboard's Next) in a hand's count moves to the next count; the last saves.
   document.addEventListener("keydown", function (event) {
     var open = document.querySelector("[data-menu][open]");
     if (open && event.key === "Escape") { open.open = false; open.querySelector("summary").focus(); }
+    var box = event.target, counts = "[data-source], [data-derived]";
+    if (event.key !== "Enter" || !box.matches || !box.matches(counts)) return;
+    var boxes = Array.prototype.slice.call(box.form.querySelectorAll(counts));
+    var next = boxes[boxes.indexOf(box) + 1];
+    if (next) { event.preventDefault(); next.focus(); next.select(); }
   });
 
   // Ask before destructive posts (the server does not depend on it).
@@ -251,9 +254,7 @@
     hideToastLater();
   });
 
-  // What outbox.js uses of this file: it forgets a hand's draft once the hand is in the outbox,
-  // and asks the board for what changed once hands are sent.
-  // local.js restores the draft of a board it builds itself.
+  // What outbox.js and local.js use of this file.
   window.casinoApp = {
     draftForget: draftForget, draftRestore: draftRestore, fillDerived: fillDerived, refreshBoard: refreshBoard,
     noteSaved: noteSaved, secondTap: secondTap, justSaved: justSaved, holdButton: holdButton,
