@@ -174,7 +174,8 @@ LOGOUT_REDIRECT_URL = "scoring:home"
 # Log in with the username or the e-mail address; an address is optional at sign-up, and verified
 # by a link when given (or changed). Accounts made before addresses existed keep logging in.
 ACCOUNT_LOGIN_METHODS = {"username", "email"}
-ACCOUNT_SIGNUP_FIELDS = ["username*", "email", "password1*", "password2*"]
+# The password once (sign-up's "Show password" lets a person check what they typed).
+ACCOUNT_SIGNUP_FIELDS = ["username*", "email", "password1*"]
 ACCOUNT_EMAIL_VERIFICATION = "optional"
 ACCOUNT_EMAIL_VERIFICATION_BY_CODE_ENABLED = False
 ACCOUNT_CONFIRM_EMAIL_ON_GET = False

@@ -37,13 +37,19 @@ ADMIN = Membership.Role.ADMIN
 View = TypeVar("View", bound=Callable[..., HttpResponseBase])
 
 
+def personal_circle_name(username: str) -> str:
+    """A new account's own circle, named as a person would name it ("ana’s circle"), in the
+    language the account was made in; its admin may rename it."""
+    return (_("%(name)s’s circle") % {"name": username[:45]})[:60]
+
+
 def personal_circle(user: User) -> Circle:
     """The account's own circle, made when first needed (accounts are given one when made)."""
     circle = Circle.objects.filter(personal_for=user).first()
     if circle is None:
         with transaction.atomic():
             circle, _made = Circle.objects.get_or_create(
-                personal_for=user, defaults={"name": user.get_username()[:60]}
+                personal_for=user, defaults={"name": personal_circle_name(user.get_username())}
             )
             Membership.objects.get_or_create(circle=circle, user=user, defaults={"role": ADMIN})
     return circle

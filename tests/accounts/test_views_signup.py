@@ -23,15 +23,28 @@ def test_signup_creates_account_and_logs_in(client):
     assert client.get(reverse("scoring:match-new")).status_code == 200
 
 
-def test_signup_with_mismatched_passwords_shows_errors(client):
-    response = client.post(
-        reverse("account_signup"),
-        {"username": "newbie", "password1": PASSWORD, "password2": "other-pass-42"},
-    )
+def test_signup_asks_for_the_password_once_and_names_the_circle_as_a_person_would(client):
+    page = client.get(reverse("account_signup")).content.decode()
+    assert page.count('type="password"') == 1
+    assert 'data-show-password="id_password1"' in page  # and a way to see what was typed
+    response = client.post(reverse("account_signup"), {"username": "ana", "password1": PASSWORD})
+    assert response.status_code == 302
+    circle = get_user_model().objects.get(username="ana").personal_circle
+    assert circle.name == "ana’s circle"
+
+
+def test_the_personal_circle_is_named_in_the_language_of_the_sign_up(client):
+    client.post(reverse("scoring:language"), {"language": "es", "next": "/"})
+    client.post(reverse("account_signup"), {"username": "ana", "password1": PASSWORD})
+    assert get_user_model().objects.get(username="ana").personal_circle.name == "Círculo de ana"
+
+
+def test_signup_with_a_weak_password_shows_errors_and_keeps_the_name(client):
+    response = client.post(reverse("account_signup"), {"username": "newbie", "password1": "newbie"})
     assert response.status_code == 400
     assert not get_user_model().objects.filter(username="newbie").exists()
     body = response.content.decode()
-    assert 'class="errors"' in body and "You must type the same password each time." in body
+    assert 'class="errors"' in body and 'aria-invalid="true"' in body
     assert 'value="newbie"' in body
 
 

@@ -27,7 +27,7 @@ def test_start_a_circle_and_switch_between_circles(
     page = new_page(viewport=SMALL_PHONE)
     user = log_in(page)
     current = page.locator("header .circle-now")
-    expect(current).to_have_accessible_name("Circle: ana")
+    expect(current).to_have_accessible_name("Circle: ana’s circle")
     _fits_the_screen(page)
 
     # From the header to the circles, and a new circle, which becomes the current one.
@@ -47,9 +47,9 @@ def test_start_a_circle_and_switch_between_circles(
     current.click()
     page.wait_for_url(f"{live_server.url}/circles/")
     expect(page.locator(".circle-row.current")).to_contain_text(friday.name)
-    page.get_by_role("button", name="Switch to ana").click()
+    page.get_by_role("button", name="Switch to ana’s circle").click()
     page.wait_for_url(f"{live_server.url}/matches/")
-    expect(current).to_have_accessible_name("Circle: ana")
+    expect(current).to_have_accessible_name("Circle: ana’s circle")
     _fits_the_screen(page)
 
     # And one tap to Friday again.

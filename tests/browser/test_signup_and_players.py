@@ -12,7 +12,6 @@ def test_signup_logs_in_and_players_can_be_added(page, live_server, django_user_
     page.get_by_role("link", name="Sign up").first.click()
     page.fill("#id_username", "ana")
     page.fill("#id_password1", "a-long-casino-pass")
-    page.fill("#id_password2", "a-long-casino-pass")
     page.get_by_role("button", name="Create account").click()
 
     page.wait_for_url(f"{live_server.url}/matches/new/")
@@ -40,15 +39,30 @@ def test_signup_logs_in_and_players_can_be_added(page, live_server, django_user_
     expect(page.locator("ul.roster li")).to_have_text(["Ben", "Cy"])
 
 
-def test_signup_with_mismatched_passwords_shows_the_error(page, live_server, django_user_model):
+def test_the_password_is_typed_once_and_can_be_shown(page, live_server, django_user_model):
     page.goto(f"{live_server.url}/signup/")
+    expect(page.locator("input[type=password]")).to_have_count(1)
     page.fill("#id_username", "ana")
-    page.fill("#id_password1", "a-long-casino-pass")
-    page.fill("#id_password2", "another-long-pass")
+    page.fill("#id_password1", "ana")  # too like the username
+    page.get_by_label("Show password").check()
+    expect(page.locator("#id_password1")).to_have_attribute("type", "text")
+    assert page.get_by_label("Show password").bounding_box()["height"] >= 22
+    assert page.locator("label[for=id_password1-show]").bounding_box()["height"] >= 44
+    page.get_by_label("Show password").uncheck()
+    expect(page.locator("#id_password1")).to_have_attribute("type", "password")
     page.get_by_role("button", name="Create account").click()
 
-    expect(page.locator(".has-error .errors")).to_contain_text(
-        "You must type the same password each time."
-    )
+    expect(page.locator(".has-error .errors")).to_contain_text("too similar to the username")
     expect(page.locator("#id_username")).to_have_value("ana")
     assert not django_user_model.objects.filter(username="ana").exists()
+    page.fill("#id_password1", "a-long-casino-pass")
+    page.get_by_role("button", name="Create account").click()
+    page.wait_for_url(f"{live_server.url}/matches/new/")
+    expect(page.locator(".circle-now-name")).to_have_text("ana’s circle")
+
+
+def test_without_javascript_the_password_stays_hidden(new_page, live_server):
+    page = new_page(java_script_enabled=False)
+    page.goto(f"{live_server.url}/accounts/login/")
+    expect(page.locator("#id_password")).to_have_attribute("type", "password")
+    expect(page.get_by_label("Show password")).to_be_hidden()

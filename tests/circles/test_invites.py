@@ -549,7 +549,7 @@ def test_signing_up_with_an_address_from_an_invite_keeps_the_invite_in_the_link(
 
 
 def test_a_refused_signup_keeps_the_invite(client, invite):
-    data = {"username": "zoe", "password1": PASSWORD, "password2": "other", "next": "/join/x/"}
+    data = {"username": "zoe", "password1": "zoe", "next": "/join/x/"}  # too like the name
     response = client.post(reverse("account_signup"), data)
     assert response.status_code == 400
     assert '<input type="hidden" name="next" value="/join/x/">' in response.content.decode()
