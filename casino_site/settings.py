@@ -221,6 +221,9 @@ ACCOUNT_REAUTHENTICATION_REQUIRED = True
 # three an hour to one address. Over a limit the page is a 429 saying when to try again
 # (templates/429.html); a verification link over its limit is not sent, and the sign-up or
 # e-mail form says when one can be.
+# A guest account ("Start a match" without signing up) not kept by a sign-up is deleted this
+# many days after it was made (manage.py purge_guests); guests count as sign-ups, below.
+CASINO_GUEST_DAYS = int(os.environ.get("CASINO_GUEST_DAYS", "30"))
 ACCOUNT_RATE_LIMITS = {
     "reset_password": "10/h/ip,3/h/key",  # reset links, and "no account" mails to unknown addresses
     "confirm_email": "20/h/ip,1/3m/key,5/d/key",  # verification links (sign-up, change, resend)

@@ -551,6 +551,9 @@ class Profile(models.Model):
     email_invited_at = models.DateTimeField(
         _("asked to add an e-mail address"), null=True, blank=True
     )
+    # Made by "Start a match" without signing up (scoring/accounts/guests.py): kept until
+    # claimed by a sign-up, or deleted settings.CASINO_GUEST_DAYS after it was made.
+    is_guest = models.BooleanField(_("guest"), default=False)
 
     class Meta:
         verbose_name = _("profile")

@@ -5,6 +5,7 @@ import os
 import threading
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from dataclasses import dataclass, field
 from typing import Any, TypeVar
 from unittest import mock
 
@@ -187,3 +188,35 @@ def built_once(django_db_blocker: Any) -> Iterator[None]:
         with django_db_blocker.unblock():
             transaction.set_rollback(True)
             atomic.__exit__(None, None, None)
+
+
+@dataclass
+class CountingUser:
+    """Drives a browser page and counts every tap and every key it took (the tap counts)."""
+
+    page: Any
+    actions: list[str] = field(default_factory=list)
+
+    def tap(self, selector: str) -> None:
+        self.page.tap(selector)
+        self.actions.append(f"tap {selector}")
+
+    def type(self, text: str) -> None:
+        self.page.keyboard.type(text)
+        self.actions.extend(f"key {character}" for character in text)
+
+    def press(self, key: str) -> None:
+        self.page.keyboard.press(key)
+        self.actions.append(f"key {key}")
+
+    @property
+    def count(self) -> int:
+        return len(self.actions)
+
+    @property
+    def taps(self) -> int:
+        return sum(action.startswith("tap ") for action in self.actions)
+
+    @property
+    def keys(self) -> int:
+        return sum(action.startswith("key ") for action in self.actions)

@@ -10,6 +10,9 @@ from scoring.accounts import views
 urlpatterns: list[URLPattern] = [
     path("signup/", views.signup_moved, name="signup"),
     path("language/", views.language_set, name="language"),
+    # Public: "Start a match" without an account (a guest, signed in).
+    path("play/", views.guest_start, name="guest-start"),
+    path("account/keep/", views.account_keep, name="account-keep"),
     path("account/", views.account_page, name="account"),
     path("account/export/<int:circle>.json", views.account_export, name="account-export"),
     path("account/delete/", views.account_delete, name="account-delete"),

@@ -12,11 +12,18 @@ from typing import Any
 from urllib.parse import urlencode
 
 from allauth.account.adapter import get_adapter
+from allauth.account.internal.flows.email_verification import (
+    send_verification_email_to_address,
+)
 from allauth.account.internal.flows.reauthentication import did_recently_reauthenticate
 from allauth.account.internal.userkit import filter_users_by_username
+from allauth.account.models import EmailAddress
 from allauth.account.views import SignupView as AllauthSignupView
+from allauth.core import ratelimit
 from django.conf import settings
-from django.contrib.auth import logout
+from django.contrib import messages
+from django.contrib.auth import login, logout, update_session_auth_hash
+from django.contrib.auth.decorators import login_required
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
 from django.http import HttpResponse, HttpResponseRedirect, StreamingHttpResponse
@@ -25,18 +32,21 @@ from django.urls import reverse
 from django.utils import timezone
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.text import slugify
+from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
 from scoring.access import scoped
+from scoring.accounts import guests
 from scoring.accounts import services as accounts
-from scoring.accounts.forms import DeleteAccountForm
+from scoring.accounts.forms import DeleteAccountForm, SignupForm
 from scoring.accounts.middleware import AccountLanguageMiddleware
 from scoring.sharing import exchange
 from scoring.web.htmx import HtmxHttpRequest, ScopedRequest, SignedInRequest, download
 from scoring.web.once import once_per_form
 
 GOODBYE_KEY = "account_deleted"
+GUEST_KEY = "guest"
 PASSWORD_REAUTHENTICATION = "reauthenticate"  # allauth's id of reauthenticating by password
 
 
@@ -155,6 +165,63 @@ class SignupView(AllauthSignupView):
 
 
 signup = require_http_methods(["GET", "POST"])(once_per_form(SignupView.as_view()))
+
+
+# --- playing first, as a guest ---------------------------------------------------------------
+
+
+@require_POST
+@once_per_form
+def guest_start(request: HtmxHttpRequest) -> HttpResponse:
+    """ "Start a match" without an account: a guest account, signed in, on the new match page.
+    Counted like sign-ups, per client address (allauth's "signup" rate)."""
+    if request.user.is_authenticated:
+        return redirect("scoring:match-new")
+    refused = ratelimit.consume_or_429(request, action="signup")
+    if refused is not None:
+        return refused
+    user = guests.guest_create()
+    login(request, user, backend="allauth.account.auth_backends.AuthenticationBackend")
+    request.session.set_expiry(guests.guest_days() * 24 * 60 * 60)
+    request.session[GUEST_KEY] = True  # the header's "keep your matches", without a query
+    return redirect("scoring:match-new")
+
+
+@require_http_methods(["GET", "POST"])
+@login_required
+def account_keep(request: SignedInRequest) -> HttpResponse:
+    """A guest keeps everything it scored under a name and password of its own (the sign-up
+    form's checks); an account that is no guest has nothing to keep."""
+    if not guests.is_guest(request.user):
+        return redirect("scoring:account")
+    form = SignupForm(request.POST if request.method == "POST" else None)
+    if request.method == "POST" and form.is_valid():
+        try:
+            user = guests.guest_claim(
+                user=request.user,
+                username=form.cleaned_data["username"],
+                password=form.cleaned_data["password1"],
+                email=form.cleaned_data.get("email") or "",
+            )
+        except IntegrityError:  # the name taken a moment ago by someone else
+            form.add_error("username", get_adapter(request).error_messages["username_taken"])
+        except ValidationError:  # kept meanwhile (another tab)
+            return redirect("scoring:account")
+        else:
+            update_session_auth_hash(request, user)
+            request.session.set_expiry(None)
+            request.session.pop(GUEST_KEY, None)
+            address = EmailAddress.objects.filter(user=user, email=user.email).first()
+            if address is not None:  # its link, as a sign-up's (counted the same way)
+                send_verification_email_to_address(request, address)
+            messages.success(
+                request,
+                _("Everything you scored is kept under %(name)s.") % {"name": user.username},
+            )
+            return redirect("scoring:home")
+    context = {"form": form, "days": guests.guest_days()}
+    status = 400 if form.is_bound else 200
+    return render(request, "scoring/accounts/keep.html", context, status=status)
 
 
 @require_safe

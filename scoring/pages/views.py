@@ -9,6 +9,7 @@ from django.http import Http404, HttpResponse
 from django.shortcuts import render
 from django.views.decorators.http import require_safe
 
+from scoring.accounts import guests
 from scoring.circles import selectors as circles
 from scoring.circles.context_processors import current_circle
 from scoring.events.selectors import tables_of as event_tables_of
@@ -19,7 +20,7 @@ from scoring.web.htmx import HtmxHttpRequest
 
 @require_safe
 def home(request: HtmxHttpRequest) -> HttpResponse:
-    context: dict[str, Any] = {}
+    context: dict[str, Any] = {"guest_days": guests.guest_days()}
     if request.user.is_authenticated:
         # The account's record in each of its circles (where a player is linked to it).
         records = circles.records_of(request.user)

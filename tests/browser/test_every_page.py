@@ -100,6 +100,8 @@ SKIPPED = {
     "scoring:event-export": "JSON download",
     "scoring:event-export-csv": "CSV download",
     "scoring:event-share-qr": "SVG image",
+    "scoring:guest-start": "POST-only: makes a guest account (tests/browser/test_guest_play.py)",
+    "scoring:account-keep": "a guest's page only (tests/browser/test_guest_play.py walks it)",
     "scoring:match-card": "PNG image (the result card)",
     "scoring:shared-card": "PNG image (the result card)",
     "scoring:event-card": "PNG image (the result card)",

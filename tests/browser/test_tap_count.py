@@ -1,37 +1,12 @@
 """How many taps and keys a typical two-player hand (no sweeps) takes on a phone."""
 
-from dataclasses import dataclass, field
-
 import pytest
+from helpers import CountingUser
 from playwright.sync_api import expect
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 MOST_TAPS_AND_KEYS = 10
-
-
-@dataclass
-class CountingUser:
-    """Drives the page and counts every tap and every key it took."""
-
-    page: object
-    actions: list[str] = field(default_factory=list)
-
-    def tap(self, selector: str) -> None:
-        self.page.tap(selector)
-        self.actions.append(f"tap {selector}")
-
-    def type(self, text: str) -> None:
-        self.page.keyboard.type(text)
-        self.actions.extend(f"key {character}" for character in text)
-
-    def press(self, key: str) -> None:
-        self.page.keyboard.press(key)
-        self.actions.append(f"key {key}")
-
-    @property
-    def count(self) -> int:
-        return len(self.actions)
 
 
 def test_a_typical_hand_takes_at_most_ten_taps_and_keys(page, log_in, start_match):

@@ -43,6 +43,7 @@ PUBLIC_NAMES = {
     "scoring:language",
     "scoring:invite-join",
     "scoring:account-deleted",
+    "scoring:guest-start",  # "Start a match" without an account: makes a guest of anyone
 }
 PUBLIC_PREFIXES = ("accounts/", "admin/")
 OWNER_MARK = "Zelda-Owner-Only"  # a name only the owner's pages may show

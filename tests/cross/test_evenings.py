@@ -58,6 +58,7 @@ from hypothesis.stateful import (
     run_state_machine_as_test,
 )
 
+from scoring.accounts import guests
 from scoring.engine import matchdoc, rules, standings
 from scoring.matches import demo, stats
 from scoring.matches.ratings import recompute as ratings_recompute
@@ -957,6 +958,41 @@ class Evening(RuleBasedStateMachine):
         assert self._ask(outsider, "get", app_url("event-card", pk)).status_code == 404
 
     # --- accounts ------------------------------------------------------------------------------
+
+    @precondition(lambda self: "gus" not in self.users)
+    @rule()
+    def a_guest_starts_a_match_without_an_account(self) -> None:
+        """Gus taps "Start a match" on the landing page: a guest account, signed in, with a
+        circle of its own; from then on he plays like anyone (and is an outsider to the club)."""
+        client = Client()
+        started = client.post(app_url("guest-start"))
+        assert started.status_code == 302 and started["Location"] == app_url("match-new")
+        REACHED["requests"] += 1
+        guest = get_user_model().objects.get(pk=client.session["_auth_user_id"])
+        assert guests.is_guest(guest)
+        self.users["gus"] = guest
+        self.phones.append(Phone("gus", client, guest.personal_circle.pk))
+        REACHED["guests"] += 1
+
+    @precondition(lambda self: "gus" in self.users and guests.is_guest(self.users["gus"]))
+    @rule(taken=st.booleans())
+    def the_guest_keeps_his_matches(self, taken: bool) -> None:
+        """Gus signs up from the guest page: the same account, renamed, keeps every match and
+        statistic (a name already taken is refused and changes nothing)."""
+        phone = self._phones_of("gus")[0]
+        name = "ana" if taken else "gus"
+        answer = self._ask(
+            phone, "post", app_url("account-keep"), {"username": name, "password1": "gus-pass-1x"}
+        )
+        if taken:
+            assert answer.status_code == 400 and guests.is_guest(self.users["gus"])
+            return
+        assert answer.status_code == 302, answer.status_code
+        self.users["gus"].refresh_from_db()
+        assert self.users["gus"].username == "gus" and not guests.is_guest(self.users["gus"])
+        own = self.users["gus"].personal_circle.pk
+        self.touched.update(m.pk for m in self.matches if m.circle == own and not m.deleted)
+        REACHED["guests kept"] += 1
 
     @precondition(lambda self: "dee" not in self.members and not self.dee_deleted)
     @rule(club_night=st.booleans())

@@ -6,7 +6,6 @@ import gzip
 import re
 
 import brotli
-
 import pytest
 from django.conf import settings
 from django.contrib.staticfiles import finders

@@ -1233,7 +1233,7 @@
   document.addEventListener("DOMContentLoaded", askBeforeLogout);
   document.addEventListener("submit", function (event) {
     var form = event.target;
-    if (!form.matches || !form.matches("[data-logout]")) return;
+    if (event.defaultPrevented || !form.matches || !form.matches("[data-logout]")) return;
     if (navigator.onLine === false) {  // the server ends the session: nothing to do without it
       event.preventDefault();
       window.alert(form.dataset.offlineNote);
