@@ -160,6 +160,7 @@ def offline_phrases() -> dict[str, Any]:
         **_outcome_phrases(),
         **_turn_phrases(),
         "final": _("Final score:"),
+        "preview": _("This hand scores:"),
         "tied": _(
             "Tied at %(total)s: play another hand. The first hand after which one side alone "
             "is highest decides."

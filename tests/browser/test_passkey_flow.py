@@ -93,8 +93,8 @@ def test_a_passkey_is_added_logs_in_without_a_password_and_is_removed(
 
     # allauth asks for the password again before a passkey is added.
     page.wait_for_url(re.compile(r"/accounts/reauthenticate/"))
-    expect(page.get_by_label("Password")).to_be_visible()
-    page.get_by_label("Password").fill(PASSWORD)
+    expect(page.get_by_label("Password", exact=True)).to_be_visible()
+    page.get_by_label("Password", exact=True).fill(PASSWORD)
     page.get_by_role("button", name="Confirm").click()
 
     page.wait_for_url(f"{live_server.url}/accounts/2fa/webauthn/add/")
@@ -179,7 +179,7 @@ def test_without_javascript_the_pages_say_so_and_a_passkey_is_still_removed(
     _sign_in_without_the_form(page, live_server, user)
 
     page.goto(f"{live_server.url}/accounts/2fa/webauthn/add/")
-    page.get_by_label("Password").fill(PASSWORD)
+    page.get_by_label("Password", exact=True).fill(PASSWORD)
     page.get_by_role("button", name="Confirm").click()
     page.wait_for_url(f"{live_server.url}/accounts/2fa/webauthn/add/")
     # The page says that passkeys need JavaScript, and hides the button that would need it.

@@ -36,7 +36,7 @@ def _fits_the_phone(page: Any) -> None:
 def _log_in(page: Any, live_server: Any, login: str, password: str) -> None:
     page.goto(f"{live_server.url}/accounts/login/")
     page.get_by_label("Username or email").fill(login)
-    page.get_by_label("Password").fill(password)
+    page.get_by_label("Password", exact=True).fill(password)
     page.locator("main form").get_by_role("button", name="Log in").click()
 
 
@@ -115,7 +115,7 @@ def test_an_account_without_an_address_is_invited_to_add_one_and_can_then_reset(
     # The address opens the password reset: the password is asked again before it is added.
     page.wait_for_url(re.compile(r"/accounts/reauthenticate/"))
     _fits_the_phone(page)
-    page.get_by_label("Password").fill(OLD_PASSWORD)
+    page.get_by_label("Password", exact=True).fill(OLD_PASSWORD)
     page.get_by_role("button", name="Confirm").click()
     page.wait_for_url(f"{live_server.url}/accounts/email/")
     expect(page.locator(".email-pending")).to_contain_text("ana@example.com")

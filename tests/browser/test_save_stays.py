@@ -56,3 +56,15 @@ def test_enter_moves_from_the_cards_to_the_spades_to_the_next_side(page, log_in,
     page.keyboard.press("Enter")
     expect(page.locator("#hands > tr")).to_have_count(1)
     expect(page.locator("[data-total]")).to_have_text(["4", "7"])
+
+
+def test_typing_the_next_hand_takes_the_saved_bar_away(page, log_in, start_match, enter_hand):
+    """The saved bar shows over the form's bottom edge: once the next hand is being typed it goes,
+    so it covers nothing the hand needs (the last-capture or J♠ chips, the last side's cards)."""
+    log_in(page)
+    start_match(page, ["Ana", "Ben"])
+    enter_hand(page, 27, 7, ("10D",))
+    toast = page.locator("[data-hand-saved]")
+    expect(toast).to_be_visible()
+    page.fill("#id_cards_0", "30")
+    expect(toast).to_be_hidden()

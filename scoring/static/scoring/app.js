@@ -240,6 +240,13 @@
     }, TOAST_MS);
   }
   document.addEventListener("DOMContentLoaded", hideToastLater);
+  // It shows over the form's bottom edge (Save stays put): typing the next hand, which the
+  // note could cover, takes it away (the hand's page can still delete the last hand).
+  document.addEventListener("input", function (event) {
+    var toast = event.target.closest && event.target.closest("[data-hand-form]") &&
+      document.querySelector("[data-toast]:not([hidden])");
+    if (toast && !toast.querySelector("button[disabled]")) toast.hidden = true;
+  });
   document.body.addEventListener("htmx:afterSettle", function (event) {
     requestWakeLock();
     var form = document.querySelector("[data-hand-form]");

@@ -177,6 +177,7 @@
         if (number && entry.number >= Number(number.value)) number.value = String(entry.number + 1);
       });
       showTurn(box, number, ahead.length > 0);
+      aheadHere = ahead;
       return scoreWaiting(box, ahead, number);
     });
   }
@@ -559,6 +560,72 @@
     return text;
   }
 
+  // _cell_points.html in `into`: "+3", what the cards were worth where fewer counted, ‡ held.
+  function pointsNode(said, done, side, into) {
+    into.appendChild(document.createTextNode("+" + done.credited[side]));
+    if (done.credited[side] !== done.points[side]) {
+      into.appendChild(element("small", "pts-taken", " (" + done.points[side] + ")"));
+    }
+    if (done.held[side]) {
+      var held = element("span", "held-mark", "‡");
+      held.setAttribute("aria-hidden", "true");
+      into.appendChild(held);
+      var heldAt = words(said.held_at || "", { total: done.totals[side] });
+      into.appendChild(element("span", "visually-hidden", " " + heldAt));
+    }
+    return into;
+  }
+
+  // The points preview at once, from the engine this phone carries: what the hand typed scores
+  // after the stored and waiting hands (_hand_preview.html's line). The server's preview, asked as
+  // before when online, then takes its place: it is the truth, and says what is wrong.
+  var aheadHere = [];
+  var previews = 0;
+  function previewHere(form) {
+    var box = form.querySelector("#preview");
+    var match = readJson("board-offline-match");
+    var said = readJson("board-offline-words");
+    if (!box || !match || !said || !said.preview || !document.body.dataset.engine) return;
+    loadEngine(document.body.dataset.engine).then(function (E) {
+      var rules = rulesOf(E, match.rules);
+      var run = scoreAhead(E, rules, match, aheadHere);
+      var sides = match.sides.length;
+      var tallies = talliesOf(E, formFields(form), sides, rules.variant);
+      if (run.score.status === E.Status.WON || E.validate(tallies, sides, rules.variant).length) {
+        box.textContent = "";
+        return;
+      }
+      var number = match.hand_count + run.scored.length + 1;
+      var last = typeof match.last_hand === "number" ? match.last_hand : null;
+      var done = scoredHand(null, E.scoreHand(rules, tallies, run.score.totals, {
+        tied_before: run.score.status === E.Status.TIED, pots: run.score.pots,
+        time_up: last !== null && number >= last,
+      }));
+      var line = element("p", "preview-line");
+      line.appendChild(element("span", "preview-title", said.preview));
+      match.sides.forEach(function (side, position) {
+        if (position) line.appendChild(element("span", "preview-sep", " · "));
+        var part = element("span", "preview-side side-" + position);
+        part.appendChild(element("b", "", side));
+        part.appendChild(document.createTextNode(" "));
+        pointsNode(said, done, position, part);
+        part.appendChild(document.createTextNode(" → " + done.totals[position]));
+        line.appendChild(document.createTextNode(" "));
+        line.appendChild(part);
+      });
+      box.textContent = "";
+      box.appendChild(line);
+      previews += 1;
+      box.dataset.phone = String(previews);  // which preview this is (the tests wait on it)
+    }).catch(function () { /* no engine: the server's preview alone */ });
+  }
+  ["input", "change"].forEach(function (type) {
+    document.addEventListener(type, function (event) {
+      var form = event.target.closest && event.target.closest("[data-hand-form][data-sync]");
+      if (form) previewHere(form);
+    });
+  });
+
   // The score sheet lists the waiting hands after the stored ones, as the server's rows
   // (_hand_row.html: the hand's points, the running total, ▲ on the side alone highest after
   // it, ★ on the winner of the deciding hand), each marked as not sent yet.
@@ -582,18 +649,7 @@
       var leader = won === null && alone ? done.totals.indexOf(top) : null;
       done.totals.forEach(function (total, side) {
         var cell = element("td", "side-" + side + (side === leader ? " lead" : side === won ? " won" : ""));
-        var points = element("span", "hand-pts", "+" + done.credited[side]);
-        if (done.credited[side] !== done.points[side]) {
-          points.appendChild(element("small", "pts-taken", " (" + done.points[side] + ")"));
-        }
-        if (done.held[side]) {
-          var held = element("span", "held-mark", "‡");
-          held.setAttribute("aria-hidden", "true");
-          points.appendChild(held);
-          var heldAt = words(said.held_at || "", { total: done.totals[side] });
-          points.appendChild(element("span", "visually-hidden", " " + heldAt));
-        }
-        cell.appendChild(points);
+        cell.appendChild(pointsNode(said, done, side, element("span", "hand-pts")));
         cell.appendChild(document.createTextNode(" "));
         cell.appendChild(element("b", "run-total", String(total)));
         if (side === leader || side === won) {
@@ -942,11 +998,15 @@
   // Save without signal: the hand goes to the outbox and the form is ready for the next one. (A
   // save that fails while the phone believes it is online keeps the form and offers "Try again":
   // pressed without signal, that too goes to the outbox.)
-  function queue(form) {
+  function formFields(form) {
     var fields = [];
     new FormData(form).forEach(function (value, name) {
       if (name !== "csrfmiddlewaretoken" && name !== "step" && name !== "preview") fields.push([name, String(value)]);
     });
+    return fields;
+  }
+  function queue(form) {
+    var fields = formFields(form);
     var number = Number(form.querySelector("[name=number]").value);
     var entry = {
       id: newId(), account: account(), match: form.dataset.draft, action: form.dataset.sync,
