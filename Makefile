@@ -54,9 +54,10 @@ lint: $(STAMP)
 	if [ -e .git ]; then scripts/check_subjects.sh; fi
 
 # The whole suite on every core (pytest-xdist: each worker has its own test database and live
-# server), browser tests, migrations and the random evenings included.
+# server), browser tests, migrations and the random evenings included; the longest tests start
+# first (tests/conftest.py) and an idle worker takes over part of a busy one's queue (worksteal).
 test: lint
-	$(PY) -m pytest -n auto
+	$(PY) -m pytest -n auto --dist worksteal
 
 # The quick loop: no browser tests and none marked slow, on every core (pytest-xdist), the test
 # database made from the models (make test runs the migrations; make lint checks none is missing),

@@ -149,9 +149,29 @@ def opens_a_connection(item: pytest.Item) -> bool:
     return item.get_closest_marker("django_db") is not None or bool(names & DATABASE_FIXTURES)
 
 
+# The longest tests first, then the rest of the browser suite, then everything else: on every
+# core (make test's --dist worksteal) the quick tests fill in at the end, instead of one long
+# test running alone while the other cores wait.
+LONG_FIRST = (
+    "browser/test_every_page.py",
+    "test_engine_js.py::test_engine_js_scores_every_random_match",
+    "cross/test_evenings.py",
+    "browser/test_kept_pages.py",
+    "browser/test_phone_walk.py",
+    "browser/test_outbox_accounts.py",
+)
+
+
+def _run_order(item: pytest.Item) -> int:
+    if any(part in item.nodeid for part in LONG_FIRST):
+        return 0
+    return 1 if "browser" in Path(str(item.path)).parts else 2
+
+
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     from django.conf import settings as django_settings
 
+    items.sort(key=_run_order)  # stable: a file's tests keep their order
     engine = django_settings.DATABASES["default"]["ENGINE"]
     if "sqlite" in engine or os.environ.get("CASINO_ALL_TESTS"):
         return
