@@ -87,13 +87,21 @@ def whole_board(response: HttpResponse) -> HttpResponse:
     return reswap(retarget(response, "#board"), "outerHTML")
 
 
+def stepped(request: ScopedRequest, match: Match) -> HandForm | None:
+    """Without JavaScript, a sweep stepper's post (the board's or the edit page's): the form
+    again, one side's sweeps stepped, nothing checked or saved; None for any other post."""
+    step = HandForm.parse_step(request.POST.get("step", ""), match.table[0])
+    if step is None:
+        return None
+    names = seating.side_names(match)
+    return HandForm.redrawn(request.POST, side_names=names, variant=match.variant, step=step)
+
+
 def redrawn(request: ScopedRequest, match: Match) -> HttpResponse:
     """Without JavaScript: the form again with one side's sweeps stepped, or with the points the
     hand would score ("Check points"). Nothing is saved."""
-    step = HandForm.parse_step(request.POST.get("step", ""), match.table[0])
-    if step is not None:
-        names = seating.side_names(match)
-        form = HandForm.redrawn(request.POST, side_names=names, variant=match.variant, step=step)
+    form = stepped(request, match)
+    if form is not None:
         return hand_answer(request, match, form)
     form = HandForm.for_match(match, request.POST)
     return hand_answer(request, match, form, **preview(match, form))

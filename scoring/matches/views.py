@@ -19,7 +19,7 @@ from scoring.access import scoped
 from scoring.engine import rules
 from scoring.matches import answers, seating, selectors, services
 from scoring.matches.forms import HandForm, MatchForm, PlayerForm
-from scoring.models import Match
+from scoring.models import Hand, Match
 from scoring.web import watch
 from scoring.web.htmx import (
     HtmxHttpRequest,
@@ -205,29 +205,46 @@ def hand_edit(request: ScopedRequest, pk: int, number: int) -> HttpResponse:
         if request.method != "POST":
             raise
         return _hand_gone(request, match, services.HandGone(number))  # deleted before the save
+    checked: dict[str, Any] = {}
     if request.method == "POST":
-        form = HandForm.for_match(match, request.POST)
-        if form.is_valid():
-            try:
-                saved = services.hand_edit(
-                    match=match, number=number, tallies=form.tallies, by=request.user
-                )
-            except services.HandGone as gone:  # an Undo on another phone, while this one typed
-                return _hand_gone(request, match, gone)
-            except ValidationError as error:
-                form.show_refusal(error)
-            else:
-                if saved.changed_at == hand.changed_at:
-                    note = _("Nothing changed in hand %(number)d.")
-                else:
-                    note = _("Hand %(number)d saved.")
-                messages.success(request, note % {"number": number})
-                return redirect(match)
+        # Without JavaScript a sweep stepper brings the form again, "Check points" the points
+        # the hand would score in its place; anything else saves.
+        form = answers.stepped(request, match) or HandForm.for_match(match, request.POST)
+        if request.POST.get("preview") and form.is_bound:
+            checked = answers.preview(match, form)
+        elif form.is_bound and form.is_valid():
+            done = _edit_save(request, match, hand, form)
+            if done is not None:
+                return done
     else:
         initial = HandForm.initial_for(number, selectors.hand_tallies(hand))
         form = HandForm.for_match(match, initial=initial)
     context = {"match": match, "hand": hand, "form": form, "entry": selectors.hand_entry(hand)}
+    context |= checked
     return render(request, "scoring/matches/hand_edit.html", context)
+
+
+def _edit_save(
+    request: ScopedRequest, match: Match, hand: Hand, form: HandForm
+) -> HttpResponse | None:
+    """The edited hand stored (back to the board, saying whether anything changed), or None with
+    the refusal on the form."""
+    number = hand.number
+    try:
+        saved = services.hand_edit(
+            match=match, number=number, tallies=form.tallies, by=request.user
+        )
+    except services.HandGone as gone:  # an Undo on another phone, while this one typed
+        return _hand_gone(request, match, gone)
+    except ValidationError as error:
+        form.show_refusal(error)
+        return None
+    if saved.changed_at == hand.changed_at:
+        note = _("Nothing changed in hand %(number)d.")
+    else:
+        note = _("Hand %(number)d saved.")
+    messages.success(request, note % {"number": number})
+    return redirect(match)
 
 
 def _hand_gone(request: HtmxHttpRequest, match: Match, gone: services.HandGone) -> HttpResponse:

@@ -53,3 +53,17 @@ def test_an_earlier_hand_is_fixed_and_the_last_one_deleted(page, log_in, start_m
     expect(totals).to_have_text(["7", "4"])
     expect(page.locator("#hands > tr")).to_have_count(1)
     expect(page.locator(".turn")).to_contain_text("Hand 2")
+
+
+def test_the_edit_page_counts_sweeps_with_the_steppers(page, log_in, start_match, enter_hand):
+    log_in(page)
+    start_match(page, ["Ana", "Ben"])
+    enter_hand(page, 27, 7, ("10D",))
+    expect(page.locator("#hands > tr")).to_have_count(1)
+    page.goto(page.url + "hands/1/edit/")
+    page.click("[data-step-for=id_sweeps_0][data-step='1']")
+    page.click("[data-step-for=id_sweeps_0][data-step='1']")
+    expect(page.locator("#id_sweeps_0")).to_have_value("2")  # counted in the page
+    expect(page.locator("#preview")).to_contain_text("Ana +8 → 8")  # the hand in its place
+    page.get_by_role("button", name="Save hand").click()
+    expect(page.locator("[data-total]")).to_have_text(["8", "5"])  # two sweeps more for Ana

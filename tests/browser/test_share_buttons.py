@@ -54,7 +54,7 @@ def test_share_hands_the_link_to_the_phones_share_sheet(new_page, live_server, l
     page.wait_for_function("() => window.shared.length === 1")
     shared = page.evaluate("window.shared[0]")
     assert shared["url"] == box.input_value()
-    assert shared["title"] == "Join ana"
+    assert shared["title"] == "Join ana’s circle"
 
 
 def test_the_result_card_is_shared_as_an_image_in_one_tap(

@@ -135,3 +135,48 @@ def test_the_service_refuses_to_edit_a_hand_that_is_gone(played):
     services.hand_delete_last(match=played, number=2)
     with pytest.raises(services.HandGone):
         services.hand_edit(match=played, number=2, tallies=FIRST_8)
+
+
+def test_the_edit_page_has_the_boards_sweep_steppers_and_preview(user_client, played):
+    body = user_client.get(app_url("hand-edit", played, 1)).content.decode()
+    for side in (0, 1):
+        assert f'data-step="1" data-step-for="id_sweeps_{side}"' in body
+        assert f'data-step="-1" data-step-for="id_sweeps_{side}"' in body
+    # Enter still saves: the form's first submit button is the hidden one that saves.
+    first = re.search(r"<button [^>]*>", body.split('class="hand-form"', 1)[1]).group(0)
+    assert "hidden" in first and "name=" not in first
+
+
+def test_a_stepper_without_javascript_steps_and_saves_nothing(user_client, played):
+    page = user_client.get(app_url("hand-edit", played, 1)).content.decode()
+    data = {"number": "1", "cards_0": "29", "spades_0": "8", "sweeps_0": "0", "card_10D": "0"}
+    data |= {"card_AS": "0", "card_AH": "0", "step": "0:+1"}
+    response = user_client.post(app_url("hand-edit", played, 1), data)
+    assert response.status_code == 200
+    body = response.content.decode()
+    assert re.search(r'name="sweeps_0" id="id_sweeps_0"\s+value="1"', body), "one sweep more"
+    assert 'value="29"' in body and 'class="errors"' not in body  # nothing checked yet
+    totals = list(played.sides.order_by("position").values_list("total", flat=True))
+    assert totals == [16, 6]  # nothing saved
+    assert "Edit hand 1" in page
+    del data["step"]
+    data["sweeps_0"] = "1"
+    assert user_client.post(app_url("hand-edit", played, 1), data).status_code == 302
+    assert played.hands.get(number=1).tallies.get(side__position=0).sweeps == 1
+
+
+def test_the_edit_pages_preview_scores_the_hand_in_its_place(user_client, played):
+    body = user_client.get(app_url("hand-edit", played, 1)).content.decode()
+    assert f'hx-post="{app_url("hand-preview", played)}"' in body
+    # Hand 1 as Ben's 8 and Ana's 3: Ana 3 after it (Ben 8), whatever came later.
+    data = {"number": "1", "cards_0": "23", "spades_0": "5", "card_2S": "0"}
+    data |= {"card_AC": "0", "card_AD": "0"}
+    fragment = user_client.post(app_url("hand-preview", played), data).content.decode()
+    text = " ".join(re.sub(r"<[^>]+>", " ", fragment).split())
+    assert text == "This hand scores: Ana +3 → 3 · Ben +8 → 8", text
+    # Without JavaScript, "Check points" on the edit page says the same, and saves nothing.
+    page = user_client.post(app_url("hand-edit", played, 1), data | {"preview": "1"})
+    assert page.status_code == 200
+    assert "This hand scores:" in page.content.decode()
+    totals = list(played.sides.order_by("position").values_list("total", flat=True))
+    assert totals == [16, 6]
