@@ -18,6 +18,12 @@ HANDS = [  # Ana's cards, spades and special cards; Ben takes the rest
 ]
 
 
+@pytest.fixture
+def page(new_page):
+    """A phone whose requests all reach page.route: a service worker's would pass it by."""
+    return new_page(service_workers="block")
+
+
 def _type_hand(page, cards, spades, specials):
     page.fill("#id_cards_0", str(cards))
     page.fill("#id_spades_0", str(spades))
@@ -118,3 +124,31 @@ def test_the_phones_preview_is_quicker_than_the_servers(page, log_in, start_matc
         f"\nPreview: phone {phone_ms:.1f} ms, server {server_ms:.1f} ms (median; ratio {server_ms / max(phone_ms, 0.1):.0f}x)"
     )
     assert phone_ms < server_ms
+
+
+def test_a_late_server_preview_for_older_counts_does_not_cover_the_phones(
+    page, log_in, start_match
+):
+    log_in(page)
+    start_match(page, ["Ana", "Ben"])
+    held = []
+    page.route(PREVIEW, lambda route: held.append(route))  # the server's previews wait
+    _type_hand(page, 27, 7, ())
+    expect(page.locator("#preview")).to_contain_text("Ana +4 → 4")
+    for _ in range(30):  # the server is asked (at most 300 ms after the last key)
+        page.wait_for_timeout(100)
+        if held:
+            break
+    page.wait_for_timeout(400)
+    stale = list(held)
+    assert stale, "the server was asked"
+    page.fill("#id_cards_0", "20")  # Ben now has most cards
+    expect(page.locator("#preview")).to_contain_text("Ana +1 → 1")
+    for route in stale:
+        route.continue_()  # the answers for 27 cards come now
+    page.wait_for_timeout(800)
+    expect(page.locator("#preview")).to_contain_text("Ana +1 → 1")
+    for route in held[len(stale) :]:
+        route.continue_()  # the answers for 20 cards
+    page.wait_for_timeout(500)
+    expect(page.locator("#preview")).to_contain_text("Ana +1 → 1")

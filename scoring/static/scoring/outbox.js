@@ -619,11 +619,25 @@
       box.dataset.phone = String(previews);  // which preview this is (the tests wait on it)
     }).catch(function () { /* no engine: the server's preview alone */ });
   }
+  var typedAt = 0;
   ["input", "change"].forEach(function (type) {
     document.addEventListener(type, function (event) {
       var form = event.target.closest && event.target.closest("[data-hand-form][data-sync]");
-      if (form) previewHere(form);
+      if (!form) return;
+      typedAt = Date.now();
+      previewHere(form);
     });
+  });
+  // A server preview asked before the latest change answers for counts no longer typed: it is
+  // not shown over the phone's (a slow answer, or one that lands after the signal went).
+  document.body.addEventListener("htmx:beforeRequest", function (event) {
+    if (event.detail.elt.id === "preview") event.detail.xhr.askedAt = Date.now();
+  });
+  document.body.addEventListener("htmx:beforeSwap", function (event) {
+    var xhr = event.detail.xhr;
+    if (event.detail.target.id === "preview" && xhr.askedAt && xhr.askedAt < typedAt) {
+      event.detail.shouldSwap = false;
+    }
   });
 
   // The score sheet lists the waiting hands after the stored ones, as the server's rows
