@@ -21,6 +21,8 @@ from scoring.models import Hand, Match, Membership
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 CONTROLLED = "() => navigator.serviceWorker.ready.then(() => !!navigator.serviceWorker.controller)"
+# A worker has finished installing (`ready` would never settle while none is registered).
+ACTIVE = "() => navigator.serviceWorker.getRegistration().then((r) => !!(r && r.active))"
 # The pages kept for each account: {cache name: [paths]}.
 KEPT_PAGES = """async () => {
   const kept = {};
@@ -41,8 +43,10 @@ def _until(page: Any, script: str, timeout: float = 5.0) -> None:
 
 
 def _controlled(page: Any) -> None:
-    """Wait until the service worker runs the page, then load it again so it keeps a copy."""
-    _until(page, CONTROLLED, timeout=15)
+    """Wait until the service worker is installed, then load the page again: a page loaded under
+    an active worker is run by it (the first page waits for clients.claim, which a busy machine
+    can keep waiting), and the worker keeps a copy of it."""
+    _until(page, ACTIVE, timeout=30)
     page.reload()
     _until(page, CONTROLLED, timeout=15)
 
@@ -78,7 +82,7 @@ def _installable(page: Any, live_server: Any) -> None:
     worker = page.request.get(f"{live_server.url}/sw.js")
     assert worker.headers["cache-control"] == "no-cache"
     assert worker.headers["service-worker-allowed"] == "/"
-    _until(page, CONTROLLED, timeout=15)
+    _controlled(page)
     session = page.context.new_cdp_session(page)
     errors = session.send("Page.getInstallabilityErrors")["installabilityErrors"]
     assert errors == []
