@@ -16,21 +16,21 @@ from __future__ import annotations
 import logging
 import re
 
-# The paths of scoring:shared-match, scoring:event-screen (and their result cards),
+# The paths of scoring:shared-match, scoring:scoring-open, scoring:event-screen (and their result cards),
 # scoring:invite-join, account_confirm_email and account_reset_password_from_key (its done page
 # aside), wherever they appear: request line, path, referer (a static file's, asked for by such
 # a page), and percent-encoded in a query, once or twice (the login page's
 # ?next=%2Fjoin%2F<code>%2F, a sign-up's ?next= holding that login page's address).
 # tests/cross/test_log_masking.py walks the URLs and fails on a new one with a token that is not
 # here.
-SECRET_PATHS = r"(?:shared|join|events/screen|confirm-email)/|password/reset/key/(?!done/)"
+SECRET_PATHS = r"(?:shared|score|join|events/screen|confirm-email)/|password/reset/key/(?!done/)"
 SHARE_LINK = re.compile(rf"(/(?:{SECRET_PATHS}))[^/?#&\s\"'<>]+")
 # The same, encoded: "/" is %2F (%252F twice encoded), and an encoded token ends at the next
 # encoded "/", "?", "#" or "&" (its ":" are %3A, part of it).
 _SLASH = "%(?:25)*2F"
 _END = r"%(?:25)*(?:2F|3F|23|26)"
 ENCODED_SHARE_LINK = re.compile(
-    rf"({_SLASH}(?:shared|join|events{_SLASH}screen|confirm-email){_SLASH}"
+    rf"({_SLASH}(?:shared|score|join|events{_SLASH}screen|confirm-email){_SLASH}"
     rf"|{_SLASH}password{_SLASH}reset{_SLASH}key{_SLASH}(?!done%))"
     rf"(?:(?!{_END})[^/?#&\s\"'<>])+",
     re.IGNORECASE,

@@ -66,9 +66,18 @@ class Scope:
     """The signed-in account in its current circle (kept in the session; the personal circle
     when none is chosen or the account has left the one chosen)."""
 
+    # A match reached through its scoring link rather than a membership (`linked` views).
+    via_link = False
+
     def __init__(self, user: User, session: Any = None) -> None:
         self.user = user
         self._session = session if session is not None else {}
+        self.link: LinkScope | None = None  # set by `linked` views
+
+    @property
+    def author(self) -> User:
+        """Who a hand saved here is entered by."""
+        return self.user
 
     @cached_property
     def membership(self) -> Membership:
@@ -97,7 +106,8 @@ class Scope:
 
     @property
     def is_admin(self) -> bool:
-        return self.role == ADMIN
+        """An admin of the current circle (never on a match reached through its scoring link)."""
+        return not self.via_link and self.role == ADMIN
 
     def _remember(self, circle_id: int) -> None:
         if self._session.get(SESSION_KEY) != circle_id:
@@ -176,7 +186,14 @@ class Scope:
         """`lock`: the match's row locked until the caller's transaction ends (a save), after
         its event's when it is a table of one (the lock order, `scoring.locks`)."""
         matches = locks.matches() if lock else Match.objects.all()
-        return self._get(matches, pk, admin)
+        try:
+            return self._get(matches, pk, admin)
+        except Http404:
+            if self.link is None:
+                raise
+        found = self.link.match(pk, admin=admin, lock=lock)
+        self.via_link = True
+        return found
 
     def player(self, pk: Any, *, admin: bool = False) -> Player:
         return self._get(Player.objects.all(), pk, admin)
@@ -204,6 +221,78 @@ class Scope:
 
     def events(self) -> QuerySet[Event]:
         return Event.objects.filter(circle=self.circle)
+
+
+LINKS_KEY = "scoring_links"
+
+
+def link_grant(session: Any, match: Match) -> None:
+    """Let this session score `match` through its scoring link (opened with its token)."""
+    grants = dict(session.get(LINKS_KEY, {}))
+    if grants.get(str(match.pk)) != match.scoring_token:
+        grants[str(match.pk)] = match.scoring_token
+        session[LINKS_KEY] = grants
+
+
+class LinkScope:
+    """Whoever opened a match's scoring link (signed in or not): that one match, to record, undo
+    and fix its hands while it is open; nothing else (no other match, no history, no players,
+    no event). The session keeps the token it was opened with: a link turned off, or made
+    again with a new token, gives nothing at once."""
+
+    via_link = True
+    is_admin = False
+
+    def __init__(self, request: HttpRequest) -> None:
+        self.user = request.user
+        self._grants: dict[str, str] = request.session.get(LINKS_KEY, {})
+        self._writes = request.method not in ("GET", "HEAD")
+
+    @property
+    def author(self) -> User | None:
+        return self.user if self.user.is_authenticated else None
+
+    def match(self, pk: Any, *, admin: bool = False, lock: bool = False) -> Match:
+        token = self._grants.get(str(pk))
+        if not token:
+            raise Http404
+        matches = locks.matches() if lock else Match.objects.all()
+        found = matches.filter(pk=pk, scoring_token=token).first()
+        if found is None:
+            raise Http404
+        if admin:
+            raise PermissionDenied(_("Only an admin of the circle can do that."))
+        if self._writes and not found.is_open:
+            raise PermissionDenied(
+                _("This match is over: its scoring link can change nothing more.")
+            )
+        return found
+
+    def event(self, pk: Any, **_kwargs: Any) -> Event:
+        raise Http404
+
+
+def linked(view: View) -> View:
+    """A view of one match that the holder of its scoring link may use too (`LinkScope`): a
+    member gets `request.scope` as in `scoped` (the link reaching what the membership does
+    not), anyone else holding a link gets the link's scope, and without a link it is `scoped`."""
+    guarded = scoped(view)
+
+    @functools.wraps(view)
+    def entry(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponseBase:
+        holds = bool(request.session.get(LINKS_KEY))
+        if request.user.is_authenticated:
+            scope = scope_of(request)
+            if holds:
+                scope.link = LinkScope(request)
+            request.scope = scope  # type: ignore[attr-defined]
+            return view(request, *args, **kwargs)
+        if not holds:
+            return guarded(request, *args, **kwargs)
+        request.scope = LinkScope(request)  # type: ignore[attr-defined]
+        return view(request, *args, **kwargs)
+
+    return entry  # type: ignore[return-value]
 
 
 def scope_of(request: HttpRequest) -> Scope:

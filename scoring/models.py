@@ -298,6 +298,11 @@ class Match(GameRules):
     share_token = models.CharField(
         _("share token"), max_length=64, null=True, blank=True, unique=True
     )
+    # Scoring link: whoever holds it may record, undo and fix this match's hands while it is
+    # open (scoring/access.py LinkScope); null when turned off or never made.
+    scoring_token = models.CharField(
+        _("scoring token"), max_length=64, null=True, blank=True, unique=True
+    )
     # Bumped by every change that a scoreboard shows (hands, totals, status), so that an open
     # board asks "anything new since version N?" and gets a bodiless answer when not.
     version = models.PositiveIntegerField(_("version"), default=0)
@@ -425,6 +430,8 @@ class Hand(models.Model):
     # The id a phone gave the hand when it was saved without signal (its outbox): a resend of it
     # is the same hand.
     client_id = models.CharField(max_length=64, blank=True, default="")
+    # Entered, or last changed, through the match's scoring link (the sheet marks it).
+    via_link = models.BooleanField(_("through the scoring link"), default=False)
 
     class Meta:
         verbose_name = _("hand")

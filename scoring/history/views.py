@@ -11,14 +11,14 @@ from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
-from scoring.access import scoped
+from scoring.access import linked, scoped
 from scoring.engine import charts
 from scoring.events.selectors import events_played
 from scoring.history import selectors as history
 from scoring.history.forms import HistoryFilterForm
 from scoring.matches import selectors, services
 from scoring.matches.forms import PlayerForm, PlayerMergeForm
-from scoring.web.htmx import ScopedRequest, render_region
+from scoring.web.htmx import LinkedRequest, ScopedRequest, render_region
 
 
 @scoped
@@ -40,9 +40,9 @@ def match_list(request: ScopedRequest) -> HttpResponse:
     return render_region(request, "scoring/history/match_list.html", "rows", context)
 
 
-@scoped
+@linked
 @require_safe
-def match_sheet(request: ScopedRequest, pk: int) -> HttpResponse:
+def match_sheet(request: LinkedRequest, pk: int) -> HttpResponse:
     match = request.scope.match(pk)
     board = selectors.match_board(match, latest=None)
     chart = charts.running_totals_chart(board.side_names, board.running_totals, match.target)

@@ -87,7 +87,7 @@ def whole_board(response: HttpResponse) -> HttpResponse:
     return reswap(retarget(response, "#board"), "outerHTML")
 
 
-def stepped(request: ScopedRequest, match: Match) -> HandForm | None:
+def stepped(request: HtmxHttpRequest, match: Match) -> HandForm | None:
     """Without JavaScript, a sweep stepper's post (the board's or the edit page's): the form
     again, one side's sweeps stepped, nothing checked or saved; None for any other post."""
     step = HandForm.parse_step(request.POST.get("step", ""), match.table[0])
@@ -97,7 +97,7 @@ def stepped(request: ScopedRequest, match: Match) -> HandForm | None:
     return HandForm.redrawn(request.POST, side_names=names, variant=match.variant, step=step)
 
 
-def redrawn(request: ScopedRequest, match: Match) -> HttpResponse:
+def redrawn(request: HtmxHttpRequest, match: Match) -> HttpResponse:
     """Without JavaScript: the form again with one side's sweeps stepped, or with the points the
     hand would score ("Check points"). Nothing is saved."""
     form = stepped(request, match)
@@ -107,7 +107,7 @@ def redrawn(request: ScopedRequest, match: Match) -> HttpResponse:
     return hand_answer(request, match, form, **preview(match, form))
 
 
-def saved(request: ScopedRequest, saved: services.HandRecorded) -> HttpResponse:
+def saved(request: HtmxHttpRequest, saved: services.HandRecorded) -> HttpResponse:
     """The board after a save: the match, its seats and the hand as the save left them. Without
     JavaScript a redirect to it, which says the hand was saved."""
     match = saved.match
@@ -126,7 +126,7 @@ def saved(request: ScopedRequest, saved: services.HandRecorded) -> HttpResponse:
 
 
 def refused(
-    request: ScopedRequest, match: Match, refused: Any, *, status: int = 400
+    request: HtmxHttpRequest, match: Match, refused: Any, *, status: int = 400
 ) -> HttpResponse:
     """The form again, named, with what kept the hand from being saved: the form's own errors,
     a refusal of the save (the deck's problems beside their fields), or, the database down, a

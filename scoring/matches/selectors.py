@@ -98,6 +98,11 @@ class HandRow:
         return any(self.held)
 
     @property
+    def via_link(self) -> bool:
+        """Entered, or last changed, through the match's scoring link."""
+        return bool(self.tallies) and self.tallies[0].hand.via_link
+
+    @property
     def has_last_capture(self) -> bool:
         """Swedish Kasino records who made the last capture."""
         return any(tally.last_capture for tally in self.tallies)
@@ -118,6 +123,7 @@ class HandRow:
                 f"{cell.points}/{cell.taken}/{cell.total}/{cell.held:d}" for cell in self.cells
             )
             + ("" if self.winner is None else f":won{self.winner}")
+            + (":link" if self.via_link else "")
         )
 
     @property
@@ -382,6 +388,11 @@ class Board:
         return any(row.reduced for row in self.hands)
 
     @property
+    def any_via_link(self) -> bool:
+        """A hand on the sheet came through the match's scoring link."""
+        return any(row.via_link for row in self.hands)
+
+    @property
     def held_at(self) -> int | None:
         """Dominican: the total a side was held at by a hand on the sheet (None: no side was)."""
         return next((cell.total for row in self.hands for cell in row.cells if cell.held), None)
@@ -437,6 +448,7 @@ class HandEntry:
     changed_by: str | None
     changed_at: datetime | None  # None: never changed
     revisions: int  # earlier versions kept (hand_history)
+    via_link: bool = False  # entered or last changed through the scoring link
 
 
 @dataclass(frozen=True)
@@ -463,6 +475,7 @@ def hand_entry(hand: Hand) -> HandEntry:
         changed_by=_account_name(hand.changed_by) if hand.changed_at else None,
         changed_at=hand.changed_at,
         revisions=hand.revisions.count() if revisions is None else revisions,
+        via_link=hand.via_link,
     )
 
 

@@ -19,7 +19,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from scoring import locks
-from scoring.access import Scope
+from scoring.access import LinkScope, Scope
 from scoring.engine import matchdoc, rules
 from scoring.engine.rules import TABLE_PROBLEMS, Lineup, Rules, table_turn
 from scoring.matches import bulk, ratings, seating, stats
@@ -244,13 +244,20 @@ Entry = Callable[[Match], tuple[int, Sequence[rules.Tally]]]
 
 
 def hand_save(
-    *, scope: Scope, match_id: int, entry: Entry, by: User, client_id: str = ""
+    *, scope: Scope | LinkScope, match_id: int, entry: Entry, by: User | None, client_id: str = ""
 ) -> HandRecorded:
     """Record the posted hand of a match the scope may change (404 or 403 as it says): in one
     transaction, the match read locked (its event first, the lock order), the entry read for
     its table, checked once, scored from the stored state and stored with everything it
     changes. Raises HandRefused and HandNumberTaken, and whatever `entry` raises."""
-    return _recorded_once(lambda: scope.match(match_id, lock=True), match_id, entry, by, client_id)
+    return _recorded_once(
+        lambda: scope.match(match_id, lock=True),
+        match_id,
+        entry,
+        by,
+        client_id,
+        via_link=lambda: scope.via_link,
+    )
 
 
 def _recorded_once(
@@ -259,6 +266,7 @@ def _recorded_once(
     entry: Entry,
     by: User | None,
     client_id: str,
+    via_link: Callable[[], bool] = lambda: False,
 ) -> HandRecorded:
     """The same hand sent twice (double tap, two phones) is recorded once: a resend of an
     existing hand with the same counts returns it with created=False; different counts raise
@@ -272,7 +280,7 @@ def _recorded_once(
             sent = _sent_before(match, client_id)
             if sent is not None:
                 return HandRecorded(match, sent, created=False)
-            return _hand_insert(match, number, tallies, by, client_id)
+            return _hand_insert(match, number, tallies, by, client_id, via_link=via_link())
     except IntegrityError:
         # Two requests raced for the same hand number (or client id) and the other one won.
         match = Match.objects.get(pk=match_id)
@@ -308,6 +316,7 @@ def _hand_insert(
     tallies: Sequence[rules.Tally],
     by: User | None,
     client_id: str = "",
+    via_link: bool = False,
 ) -> HandRecorded:
     """Hand `number` of `match` (read locked) stored, unless it cannot be. The deck first: a
     hand that cannot be is refused as such, whatever else (its number taken, the match over)."""
@@ -345,6 +354,7 @@ def _hand_insert(
         dealer_seat=turn.dealer_seat,
         entered_by=by,
         client_id=client_id,
+        via_link=via_link,
         pot_cards=pots[0],
         pot_spades=pots[1],
     )
@@ -435,6 +445,7 @@ def hand_edit(
     number: int,
     tallies: Sequence[rules.Tally],
     by: User | None = None,
+    via_link: bool = False,
 ) -> Hand:
     """Change an earlier hand's counts and re-score the whole match. The counts it had are kept
     as a revision (the hand's edit history); a change to the same counts changes nothing.
@@ -462,7 +473,8 @@ def hand_edit(
             setattr(row, name, getattr(tally, name))
     Tally.objects.bulk_update(stored, [*TALLY_FIELDS])
     hand.changed_by, hand.changed_at = by, now
-    hand.save(update_fields=["updated_at", "changed_by", "changed_at"])
+    hand.via_link = hand.via_link or via_link
+    hand.save(update_fields=["updated_at", "changed_by", "changed_at", "via_link"])
     rescore(match)
     return hand
 

@@ -15,7 +15,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 from django.views.decorators.vary import vary_on_headers
 
-from scoring.access import scoped
+from scoring.access import linked, scoped
 from scoring.engine import rules
 from scoring.matches import answers, seating, selectors, services
 from scoring.matches.forms import HandForm, MatchForm, PlayerForm
@@ -23,6 +23,7 @@ from scoring.models import Hand, Match
 from scoring.web import watch
 from scoring.web.htmx import (
     HtmxHttpRequest,
+    LinkedRequest,
     ScopedRequest,
     render_region,
     unavailable,
@@ -103,10 +104,10 @@ def outbox(request: ScopedRequest) -> HttpResponse:
     return render(request, "scoring/matches/outbox.html")
 
 
-@scoped
+@linked
 @require_safe
 @vary_on_headers("HX-Request")
-def match_detail(request: ScopedRequest, pk: int) -> HttpResponse:
+def match_detail(request: LinkedRequest, pk: int) -> HttpResponse:
     match = request.scope.match(pk)
     since = request.GET.get("since")
     if request.htmx and since is not None:
@@ -153,15 +154,17 @@ def _after_post(request: HtmxHttpRequest, match: Match) -> dict[str, Any]:
     return extra
 
 
-@scoped
+@linked
 @require_POST
-def hand_create(request: ScopedRequest, pk: int) -> HttpResponse:
+def hand_create(request: LinkedRequest, pk: int) -> HttpResponse:
     """Save the next hand; without JavaScript, also step a sweep count or check the points."""
     if request.POST.get("step") or request.POST.get("preview"):
         return answers.redrawn(request, request.scope.match(pk))
     entry = functools.partial(HandForm.entry, request.POST)
     try:
-        saved = services.hand_save(scope=request.scope, match_id=pk, entry=entry, by=request.user)
+        saved = services.hand_save(
+            scope=request.scope, match_id=pk, entry=entry, by=request.scope.author
+        )
     except HandForm.Invalid:  # the named form shows the same errors again
         return answers.refused(request, request.scope.match(pk), None)
     except services.HandNumberTaken as taken:
@@ -174,17 +177,17 @@ def hand_create(request: ScopedRequest, pk: int) -> HttpResponse:
     return answers.saved(request, saved)
 
 
-@scoped
+@linked
 @require_POST
-def hand_preview(request: ScopedRequest, pk: int) -> HttpResponse:
+def hand_preview(request: LinkedRequest, pk: int) -> HttpResponse:
     match = request.scope.match(pk)
     form = HandForm.for_match(match, request.POST)
     return render(request, "scoring/matches/_hand_preview.html", answers.preview(match, form))
 
 
-@scoped
+@linked
 @require_safe
-def hand_detail(request: ScopedRequest, pk: int, number: int) -> HttpResponse:
+def hand_detail(request: LinkedRequest, pk: int, number: int) -> HttpResponse:
     """One hand's points by category: a page, or (htmx) the breakdown opened in the sheet."""
     match = request.scope.match(pk)
     context = {
@@ -195,9 +198,9 @@ def hand_detail(request: ScopedRequest, pk: int, number: int) -> HttpResponse:
     return render_region(request, "scoring/matches/hand_detail.html", "breakdown", context)
 
 
-@scoped
+@linked
 @require_http_methods(["GET", "POST"])
-def hand_edit(request: ScopedRequest, pk: int, number: int) -> HttpResponse:
+def hand_edit(request: LinkedRequest, pk: int, number: int) -> HttpResponse:
     match = request.scope.match(pk)
     try:
         hand = selectors.hand_for_match(match, number)
@@ -225,14 +228,18 @@ def hand_edit(request: ScopedRequest, pk: int, number: int) -> HttpResponse:
 
 
 def _edit_save(
-    request: ScopedRequest, match: Match, hand: Hand, form: HandForm
+    request: LinkedRequest, match: Match, hand: Hand, form: HandForm
 ) -> HttpResponse | None:
     """The edited hand stored (back to the board, saying whether anything changed), or None with
     the refusal on the form."""
     number = hand.number
     try:
         saved = services.hand_edit(
-            match=match, number=number, tallies=form.tallies, by=request.user
+            match=match,
+            number=number,
+            tallies=form.tallies,
+            by=request.scope.author,
+            via_link=request.scope.via_link,
         )
     except services.HandGone as gone:  # an Undo on another phone, while this one typed
         return _hand_gone(request, match, gone)
@@ -253,18 +260,18 @@ def _hand_gone(request: HtmxHttpRequest, match: Match, gone: services.HandGone) 
     return redirect(match)
 
 
-@scoped
+@linked
 @require_safe
-def hand_history(request: ScopedRequest, pk: int, number: int) -> HttpResponse:
+def hand_history(request: LinkedRequest, pk: int, number: int) -> HttpResponse:
     """A hand's counts now and before each change, with who entered or changed them and when."""
     match = request.scope.match(pk)
     context = {"match": match, "history": selectors.hand_history(match, number)}
     return render(request, "scoring/matches/hand_history.html", context)
 
 
-@scoped
+@linked
 @require_POST
-def hand_delete(request: ScopedRequest, pk: int) -> HttpResponse:
+def hand_delete(request: LinkedRequest, pk: int) -> HttpResponse:
     """Delete the last hand: from its page, or "Undo" right after saving it (then with the hand's
     id, so a double tap or a late tap deletes nothing else). An undone hand's counts come back
     into the form, to fix and save again."""

@@ -13,6 +13,11 @@ urlpatterns: list[URLPattern] = [
     path("matches/<int:pk>/share/panel/", views.share_panel, name="share-panel"),
     path("matches/<int:pk>/share/revoke/", views.share_revoke, name="share-revoke"),
     path("matches/<int:pk>/share/qr.svg", views.share_qr, name="share-qr"),
+    # Whoever holds the token scores that one match (scoring/access.py LinkScope).
+    path("score/<str:token>/", views.scoring_open, name="scoring-open"),
+    path("matches/<int:pk>/scoring-link/", views.scoring_create, name="scoring-create"),
+    path("matches/<int:pk>/scoring-link/revoke/", views.scoring_revoke, name="scoring-revoke"),
+    path("matches/<int:pk>/scoring-link/qr.svg", views.scoring_qr, name="scoring-qr"),
     path("matches/export.json", views.export_all, name="export-all"),
     path("matches/hands.csv", views.export_hands, name="export-hands"),
     path("matches/<int:pk>/export.json", views.export_match, name="export-match"),

@@ -6,6 +6,7 @@ from typing import Any
 from urllib.parse import urlencode
 
 from django.contrib import messages
+from django.core.exceptions import ValidationError
 from django.http import Http404, HttpResponse, StreamingHttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
@@ -16,7 +17,7 @@ from django.views.decorators.http import require_http_methods, require_POST, req
 from django.views.decorators.vary import vary_on_headers
 from django_htmx.http import HttpResponseClientRedirect
 
-from scoring.access import scoped
+from scoring.access import link_grant, scoped
 from scoring.matches import selectors
 from scoring.models import Match
 from scoring.sharing import card, exchange, links
@@ -60,12 +61,21 @@ def shared_match(request: HtmxHttpRequest, token: str) -> HttpResponse:
     return response
 
 
-def _share_panel(request: HtmxHttpRequest, match: Match, *, changed: bool = True) -> HttpResponse:
-    """The panel, open; after a change (`changed`) with the focus on what changed."""
+def _share_panel(
+    request: HtmxHttpRequest, match: Match, *, changed: bool = True, scoring: bool = False
+) -> HttpResponse:
+    """The panel, open; after a change (`changed`) with the focus on what changed (the scoring
+    link's part when `scoring`)."""
     if not request.htmx:
         # Without JavaScript the scoreboard reopens with the panel open at the new link.
-        return redirect(f"{match.get_absolute_url()}?panel=share#share-panel")
-    context = {"match": match, "panel_open": True, "share_open": changed}
+        part = "scoring-link" if scoring else "share-panel"
+        return redirect(f"{match.get_absolute_url()}?panel=share#{part}")
+    context = {
+        "match": match,
+        "panel_open": True,
+        "share_open": changed and not scoring,
+        "scoring_open": changed and scoring,
+    }
     return render(request, "scoring/sharing/_share_panel.html", context)
 
 
@@ -101,6 +111,55 @@ def share_qr(request: ScopedRequest, pk: int) -> HttpResponse:
         raise Http404
     url = request.build_absolute_uri(reverse("scoring:shared-match", args=[match.share_token]))
     return qr_code(url)
+
+
+# --- scoring links ---------------------------------------------------------------------------------
+
+
+@require_safe
+@never_cache
+def scoring_open(request: HtmxHttpRequest, token: str) -> HttpResponse:
+    """A scoring link opened: this session may now score that one match (its board, without the
+    token in the address). A link turned off says so."""
+    try:
+        match = links.match_for_scoring_token(token)
+    except Http404:
+        return render(request, "scoring/sharing/scoring_ended.html", status=404)
+    link_grant(request.session, match)
+    return redirect(match)
+
+
+@scoped
+@require_POST
+@once_per_form
+def scoring_create(request: ScopedRequest, pk: int) -> HttpResponse:
+    match = request.scope.match(pk)
+    try:
+        match = links.scoring_link_create(match=match)
+    except ValidationError as error:
+        messages.error(request, " ".join(error.messages))
+        return redirect(match)
+    return _share_panel(request, match, scoring=True)
+
+
+@scoped
+@require_POST
+def scoring_revoke(request: ScopedRequest, pk: int) -> HttpResponse:
+    match = request.scope.match(pk)
+    return _share_panel(request, links.scoring_link_revoke(match=match), scoring=True)
+
+
+@scoped
+@require_safe
+def scoring_qr(request: ScopedRequest, pk: int) -> HttpResponse:
+    match = request.scope.match(pk)
+    if not match.scoring_token:
+        raise Http404
+    return qr_code(request.build_absolute_uri(scoring_path(match)))
+
+
+def scoring_path(match: Match) -> str:
+    return reverse("scoring:scoring-open", args=[match.scoring_token])
 
 
 # --- the result card -----------------------------------------------------------------------------

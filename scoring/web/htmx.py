@@ -13,7 +13,7 @@ from django.utils.cache import patch_vary_headers
 from django_htmx.http import HttpResponseStopPolling
 from django_htmx.middleware import HtmxDetails
 
-from scoring.access import Scope
+from scoring.access import LinkScope, Scope
 from scoring.web import chunks
 
 
@@ -33,6 +33,13 @@ class ScopedRequest(SignedInRequest):
     """A request to a private view (@scoped, scoring/access.py): signed in, with its scope."""
 
     scope: Scope
+
+
+class LinkedRequest(HtmxHttpRequest):
+    """A request to a view of one match that its scoring link's holder may use (@linked,
+    scoring/access.py): a member's scope or the link's."""
+
+    scope: Scope | LinkScope
 
 
 def partial_template(request: HtmxHttpRequest, template: str, region: str) -> str:

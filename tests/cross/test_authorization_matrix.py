@@ -127,7 +127,9 @@ def build_world(owner: Any, other: Any, name: str, opponent_name: str) -> World:
         circle=owner.personal_circle, rules=Rules.make("casino"), sides=[[player], [opponent]]
     )
     services.hand_record(match=match, number=1, tallies=FIRST_8)
-    Match.objects.filter(pk=match.pk).update(share_token=f"share-token-{match.pk}")
+    Match.objects.filter(pk=match.pk).update(
+        share_token=f"share-token-{match.pk}", scoring_token=f"scoring-token-{match.pk}"
+    )
     match.refresh_from_db()
     invite = invites.invite_create(circle=owner.personal_circle, by=owner)
     event = events.event_create(
@@ -187,6 +189,7 @@ def kwarg_values(world: World) -> dict[str | tuple[str, str], Any]:
         ("circles", "pk"): world.owner.personal_circle.pk,
         ("events", "pk"): world.event.pk,
         ("screen", "token"): world.event.share_token,
+        ("score", "token"): world.match.scoring_token,
         "pk": world.match.pk,
         "number": 1,
         "position": 0,
@@ -351,8 +354,12 @@ def test_only_the_owner_gets_in(route: Route, world: World) -> None:
 
 
 def _check_share_link(route: Route, world: World) -> None:
-    """Anyone with the token reads; nobody writes; a wrong token shows nothing."""
+    """Anyone with the token reads; nobody writes; a wrong token shows nothing. (A scoring
+    link's token opens its match's board: test_a_scoring_link_reaches_its_match_only.)"""
     url = url_for(route, world)
+    if route.name == SCORING_OPEN:
+        _check_scoring_open(url, url_for(route, world, token=WRONG_TOKEN), world)
+        return
     wrong = url_for(route, world, token=WRONG_TOKEN)
     before = owner_snapshot(world.owner)
     for who, user in (("anonymous", None), ("another user", world.other), ("owner", world.owner)):
@@ -364,6 +371,74 @@ def _check_share_link(route: Route, world: World) -> None:
         response = client.get(wrong)
         assert response.status_code == 404, _describe(who, "GET", wrong, response)
     assert owner_snapshot(world.owner) == before, f"{route.name}: the share link changed data"
+
+
+# A scoring link's holder (signed in elsewhere or not at all) may use these pages of its match,
+# and no other page of the owner's.
+SCORING_OPEN = "scoring:scoring-open"
+LINKED_NAMES = {
+    "scoring:match",
+    "scoring:match-sheet",
+    "scoring:hand",
+    "scoring:hand-create",
+    "scoring:hand-preview",
+    "scoring:hand-edit",
+    "scoring:hand-history",
+    "scoring:hand-delete",
+}
+
+
+def _check_scoring_open(url: str, wrong: str, world: World) -> None:
+    before = owner_snapshot(world.owner)
+    for who, user in (("anonymous", None), ("another user", world.other), ("owner", world.owner)):
+        client = _as(user)
+        response = client.get(url)
+        assert response.status_code == 302, _describe(who, "GET", url, response)
+        assert response["Location"] == world.match.get_absolute_url()
+        response = client.post(url, {})
+        assert response.status_code == 405, _describe(who, "POST", url, response)
+        response = client.get(wrong)
+        assert response.status_code == 404, _describe(who, "GET", wrong, response)
+    assert owner_snapshot(world.owner) == before, "the scoring link's page changed data"
+
+
+def _holding_the_link(user: Any | None, world: World) -> Client:
+    client = _as(user)
+    opened = client.get(reverse(SCORING_OPEN, args=[world.match.scoring_token]))
+    assert opened.status_code == 302
+    return client
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    "route", [route for route in PROTECTED if not route.is_share_link], ids=lambda r: r.name
+)
+def test_a_scoring_link_reaches_its_match_only(route: Route, world: World) -> None:
+    url = url_for(route, world)
+    before = owner_snapshot(world.owner)
+    for who, user in (("anonymous", None), ("another user", world.other)):
+        client = _holding_the_link(user, world)
+        answers = {method: _request(client, method, url) for method in ("GET", "POST")}
+        if route.name in LINKED_NAMES and f"/matches/{world.match.pk}/" in url:
+            assert any(gets_in(answer) for answer in answers.values()), [
+                _describe(who, method, url, answer) for method, answer in answers.items()
+            ]
+            continue
+        for method, answer in answers.items():
+            body = _body(answer).decode(errors="replace")
+            assert OWNER_MARK not in body, _describe(who, method, url, answer)
+            if user is None:
+                assert refused(answer), _describe(who, method, url, answer)
+            elif route.kwargs:
+                assert refused(answer) or answer.status_code in (301, 302, 303), _describe(
+                    who, method, url, answer
+                )
+    assert owner_snapshot(world.owner) == before, f"{route.name}: a link holder changed data"
+
+
+def test_the_scoring_link_pages_are_the_match_loops() -> None:
+    names = {route.name for route in ROUTES}
+    assert names >= LINKED_NAMES and SCORING_OPEN in names
 
 
 @pytest.mark.django_db

@@ -301,6 +301,7 @@ def test_the_urls_with_a_secret_are_the_known_ones() -> None:
     assert names == {
         "scoring:shared-match",
         "scoring:shared-card",
+        "scoring:scoring-open",
         "scoring:event-screen",
         "scoring:screen-card",
         "scoring:invite-join",
