@@ -10,7 +10,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from functools import cached_property
-from typing import Any, cast
+from typing import Any, NamedTuple, cast
 
 from django.core.cache import caches
 from django.db.models import QuerySet
@@ -26,7 +26,7 @@ from scoring.events.state import (
     TableState,
     seat_rows,
 )
-from scoring.models import Event, EventPlayer, EventRound, Match, Player, Seat
+from scoring.models import Event, EventPlayer, EventRound, EventTable, Match, Player, Seat
 from scoring.web.urls import url_of
 
 
@@ -340,3 +340,24 @@ def events_played(player: Player) -> list[PlayedEvent]:
         place = next(row.place for row in rows if row.player == player.pk)
         played.append(PlayedEvent(entry.event, place, len(rows), state.finished))
     return played
+
+
+class ScoringLink(NamedTuple):
+    """An open table with a scoring link, as the organiser's list of them shows it."""
+
+    round: int
+    number: int
+    match: int
+    token: str
+
+
+def scoring_links(event: Event) -> list[ScoringLink]:
+    """The event's open tables that have a scoring link, round by round, table by table."""
+    rows = (
+        EventTable.objects.filter(
+            round__event=event, match__status__in=OPEN, match__scoring_token__isnull=False
+        )
+        .order_by("round__number", "number")
+        .values_list("round__number", "number", "match_id", "match__scoring_token")
+    )
+    return [ScoringLink(round, number, match, str(token)) for round, number, match, token in rows]

@@ -14,6 +14,7 @@ from django.http import Http404, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
@@ -112,6 +113,7 @@ def event_detail(request: ScopedRequest, pk: int) -> HttpResponse:
         entrant_form=EntrantForm(players=request.scope.players()),
         leave_form=LeaverForm(players=_still_playing(event)),
         share_open=request.GET.get("panel") == "share",
+        scoring_links=selectors.scoring_links(event) if organiser else (),
     )
     return render_region(request, EVENT_TEMPLATE, "live", context)
 
@@ -232,6 +234,23 @@ def event_table_abandon(request: ScopedRequest, pk: int) -> HttpResponse:
         _("Table %(number)d is abandoned: a loss for both sides.") % {"number": chosen.number},
     )
     return redirect(event)
+
+
+@scoped
+@require_POST
+@once_per_form
+def event_scoring_links(request: ScopedRequest, pk: int) -> HttpResponse:
+    """The organiser gives every open table a scoring link, for its players' own phones."""
+    event = request.scope.event(pk, manage=True)
+    made = links.event_scoring_links(event=event)
+    messages.success(
+        request,
+        ngettext(
+            "%(count)d table got a scoring link.", "%(count)d tables got a scoring link.", made
+        )
+        % {"count": made},
+    )
+    return redirect(f"{event.get_absolute_url()}#scoring-links")
 
 
 # --- the big screen ------------------------------------------------------------------------------
