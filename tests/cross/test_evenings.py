@@ -197,6 +197,9 @@ class Evening(RuleBasedStateMachine):
         REACHED["evenings"] += 1
         self.events_touched: set[int] = set()
         self.organisers: dict[int, str] = {}
+        # A phone with no account at the table, and the scoring links it opened: match -> token.
+        self.link_phone = Phone("anonymous", Client(), 0)
+        self.linked: dict[int, str] = {}
 
     # --- the people ----------------------------------------------------------------------------
 
@@ -398,8 +401,11 @@ class Evening(RuleBasedStateMachine):
         expected = data.draw(st.sampled_from([m for m in self.matches if not m.deleted]))
         self._save(expected, data)
 
-    def _save(self, expected: Expected, data: st.DataObject) -> None:
-        phone = data.draw(st.sampled_from(self._member_phones(expected)), label="phone")
+    def _save(self, expected: Expected, data: st.DataObject, phone: Phone | None = None) -> None:
+        """A hand saved from a member's phone (or `phone`: the scoring link's, form or htmx)."""
+        hows = ["form", "htmx"] if phone else ["form", "htmx", "sync"]
+        if phone is None:
+            phone = data.draw(st.sampled_from(self._member_phones(expected)), label="phone")
         match = Match.objects.get(pk=expected.pk)
         seed = data.draw(st.integers(0, 2**32 - 1), label="deal")
         tallies = demo.random_hand(random.Random(seed), expected.sides, match.variant)
@@ -409,7 +415,7 @@ class Evening(RuleBasedStateMachine):
         number = len(expected.hands) + 1
         if data.draw(st.integers(0, 4), label="stale") == 0 and expected.hands:
             number = data.draw(st.integers(1, len(expected.hands)), label="number")
-        how = data.draw(st.sampled_from(["form", "htmx", "sync"]), label="how")
+        how = data.draw(st.sampled_from(hows), label="how")
         fields = _hand_fields(tallies, match.variant, number, whole=broken)
         url = app_url("hand-create", expected.pk)
         extra: dict[str, Any] = {}
@@ -675,6 +681,73 @@ class Evening(RuleBasedStateMachine):
             card_url = app_url("shared-card", token)
             assert ('property="og:image"' in shared.content.decode()) == won
             assert Client().get(card_url).status_code == (200 if won else 404)
+
+    @precondition(_have_matches)
+    @rule(data=st.data(), on=st.booleans())
+    def scoring_link(self, data: st.DataObject, on: bool) -> None:
+        """A member turns a match's scoring link on (an open match only) or off; the phone with
+        no account at the table opens it."""
+        expected, phone = self._open_match(data)
+        url = app_url("scoring-create" if on else "scoring-revoke", expected.pk)
+        assert self._ask(phone, "post", url).status_code == 302
+        token = Match.objects.filter(pk=expected.pk).values_list("scoring_token", flat=True).get()
+        if not on:
+            assert token is None
+        elif expected.open:
+            assert token
+        if token:
+            opened = self._ask(self.link_phone, "get", app_url("scoring-open", token))
+            assert opened.status_code == 302 and opened["Location"] == app_url("match", expected.pk)
+            self.linked[expected.pk] = token
+            REACHED["scoring links"] += 1
+
+    def _link_now(self, pk: int) -> bool:
+        """The link the phone opened for match `pk` still works (not turned off, not made anew)."""
+        token = Match.objects.filter(pk=pk).values_list("scoring_token", flat=True).first()
+        return token is not None and token == self.linked[pk]
+
+    @precondition(lambda self: bool(self.linked))
+    @rule(data=st.data(), undo=st.booleans())
+    def score_through_the_link(self, data: st.DataObject, undo: bool) -> None:
+        """The phone with no account saves or undoes a hand through a scoring link: as a member
+        would while the link works and the match is open; 404 once it is off (or the match is
+        gone), 403 once the match is over; never another match."""
+        pk = data.draw(st.sampled_from(sorted(self.linked)), label="linked match")
+        expected = next(m for m in self.matches if m.pk == pk)
+        phone = self.link_phone
+        others = [m.pk for m in self.matches if m.pk not in self.linked and not m.deleted]
+        if others:
+            other = data.draw(st.sampled_from(others), label="another match")
+            assert self._ask(phone, "get", app_url("match", other)).status_code == 404
+        works = not expected.deleted and self._link_now(pk)
+        state = f"{'on' if works else 'off'}, match {'open' if expected.open else 'over'}"
+        REACHED[f"scoring link {state}"] += 1
+        if undo and works and expected.open and expected.hands:
+            number = len(expected.hands)
+            answer = self._ask(phone, "post", app_url("hand-delete", pk), {"number": number})
+            assert answer.status_code == 302, answer.status_code
+            expected.hands.pop()
+            for sent in expected.sent.values():
+                if sent.number > len(expected.hands):
+                    sent.stored = False
+        elif works and expected.open:
+            before = len(expected.hands)
+            self._save(expected, data, phone=phone)
+            if len(expected.hands) > before:
+                hand = Hand.objects.get(match_id=pk, number=len(expected.hands))
+                assert hand.via_link and hand.entered_by_id is None
+                REACHED["hands through a scoring link"] += 1
+        else:
+            fields = (
+                _hand_fields(expected.hands[-1], expected.rules.variant, 1)
+                if expected.hands
+                else {}
+            )
+            answer = self._ask(phone, "post", app_url("hand-create", pk), fields)
+            assert answer.status_code == (403 if works else 404), (answer.status_code, works)
+            board = self._ask(phone, "get", app_url("match", pk))
+            assert board.status_code == (200 if works else 404)
+        self.touched.add(pk)
 
     @precondition(_have_matches)
     @rule(data=st.data())
