@@ -53,7 +53,7 @@ def test_a_hand_saved_through_the_link_is_stored_once_and_marked(guest, linked):
     hand = Hand.objects.get(match=linked)
     assert hand.via_link and hand.entered_by is None
     body = guest.get(linked.get_absolute_url()).content.decode()
-    assert "through the scoring link" in body and "🔗" in body
+    assert "through the scoring link" in body and 'class="link-icon"' in body
 
 
 def test_an_htmx_save_undo_and_fix_through_the_link(guest, linked):
