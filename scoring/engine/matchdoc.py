@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from scoring.engine import rules
-from scoring.engine.rules import Lineup, Problem, Rules, Tally, gettext_noop
+from scoring.engine.rules import Lineup, Paper, Problem, Rules, Tally, gettext_noop
 
 FORMAT = "casino-score/1"
 RULE_KEYS = (
@@ -52,8 +52,10 @@ MATCH_KEYS = (
     "start_totals",
     "last_hand",
     "hands",
+    "paper",
     "result",
 )
+PAPER_KEYS = ("totals", "winner")
 OPTION_VALUES: dict[str, tuple[str, ...]] = {
     "variant": tuple(rules.Variant),
     "sweeps": tuple(rules.SweepRule),
@@ -142,6 +144,9 @@ MESSAGES = {
         "%(key)s must be letters from S, C, H, D, each at most once, not %(value)s"
     ),
     "abandoned_won": gettext_noop("abandoned is true, but hand %(number)d won the match"),
+    "paper_hands": gettext_noop("paper is a result without hands: hands must be empty"),
+    "paper_abandoned": gettext_noop("paper is a won match: abandoned must be false"),
+    "paper_refused": gettext_noop("paper: %(error)s"),
     "at_match": gettext_noop("match %(match)d: %(message)s"),
     "at_hand": gettext_noop("hand %(hand)d: %(message)s"),
 }
@@ -183,6 +188,8 @@ class MatchDoc:
     # A timed round (the event rule "time", RULES.md): the number of the hand in progress when
     # time was called (from it on, the side alone highest after a hand wins); None: no time.
     last_hand: int | None = None
+    # A table played on paper: its final totals and winner, entered instead of its hands.
+    paper: Paper | None = None
 
     @property
     def side_names(self) -> tuple[str, ...]:
@@ -618,6 +625,7 @@ def _read_doc(reader: _Reader, raw: dict[str, Any]) -> MatchDoc:
     first_dealer, last_hand = _read_dealing(reader, raw, sides)
     _check_table(reader, match_rules, sides)
     hands = _read_hands(reader, raw.get("hands", []), side_count, names)
+    paper = _read_paper(reader, raw, match_rules, start_totals, hands, abandoned)
 
     if reader.problems:
         raise DocumentError(reader.problems)
@@ -630,7 +638,49 @@ def _read_doc(reader: _Reader, raw: dict[str, Any]) -> MatchDoc:
         bool(abandoned),
         first_dealer or 0,
         last_hand,
+        paper,
     )
+
+
+def _read_paper(
+    reader: _Reader,
+    raw: dict[str, Any],
+    match_rules: Rules | None,
+    start_totals: tuple[int, ...] | None,
+    hands: Sequence[Any],
+    abandoned: bool | None,
+) -> rules.Paper | None:
+    """A result from paper (`paper`), checked by the engine once the rest was read."""
+    written = raw.get("paper")
+    if written is None:
+        return None
+    if not isinstance(written, dict):
+        reader.add("not_object", key="paper")
+        return None
+    reader.keys(written, PAPER_KEYS, "paper.")
+    totals = written.get("totals")
+    if not isinstance(totals, list):
+        reader.add("not_list", key="paper.totals")
+        return None
+    read = [reader.integer(t, "paper.totals", 0, rules.MAX_PAPER_TOTAL) for t in totals]
+    winner = reader.integer(written.get("winner"), "paper.winner", 0, 3)
+    if hands or raw.get("hands"):
+        reader.add("paper_hands")
+    if abandoned:
+        reader.add("paper_abandoned")
+    if winner is None or None in read or match_rules is None or start_totals is None:
+        return None
+    paper = rules.Paper(tuple(t for t in read if t is not None), winner)
+    problem = rules.paper_problem(match_rules, paper, start_totals)
+    if problem is not None:
+        error = rules.PAPER_PROBLEMS[problem] % paper_params(match_rules)
+        reader.add("paper_refused", error=error)
+    return paper
+
+
+def paper_params(match_rules: Rules) -> dict[str, int]:
+    """What the words of rules.PAPER_PROBLEMS take."""
+    return {"most": rules.MAX_PAPER_TOTAL, "target": match_rules.target}
 
 
 def _check_start_leader(
@@ -889,6 +939,8 @@ def match_json(doc: MatchDoc, score: rules.MatchScore | None = None) -> dict[str
     }
     if doc.last_hand is not None:
         document["last_hand"] = doc.last_hand
+    if doc.paper is not None:
+        document["paper"] = {"totals": list(doc.paper.totals), "winner": doc.paper.winner}
     document["hands"] = [
         {"tallies": [tally_json(t, match_rules.variant) for t in hand]} for hand in doc.hands
     ]
@@ -932,5 +984,8 @@ def json_chunks(
 
 
 def score_doc(doc: MatchDoc) -> rules.MatchScore:
-    """The engine's score of a document (with its time rule, when `last_hand` is set)."""
+    """The engine's score of a document (with its time rule, when `last_hand` is set; a table
+    played on paper as its `paper` result says)."""
+    if doc.paper is not None:
+        return rules.paper_score(doc.rules, doc.paper, doc.start_totals)
     return rules.score_match(doc.rules, doc.hands, doc.start_totals, last_hand=doc.last_hand)

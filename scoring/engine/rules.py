@@ -1499,3 +1499,69 @@ def _side_counts(posted: Mapping[str, object], kind: str, whole: int, sides: int
     counts = [_posted(posted, f"{kind}_{side}") or 0 for side in range(sides - 1)]
     last = _posted(posted, f"{kind}_{sides - 1}")
     return [*counts, whole - sum(counts) if last is None else last]
+
+
+# --- a table played on paper -----------------------------------------------------------------
+# A match whose final result (each side's total and the winner) was entered from a score sheet
+# instead of its hands: it counts as won (standings, ratings, wins and losses) and has no hands,
+# so no statistic of hands counts it.
+
+PAPER = "paper"  # its Outcome's kind
+MAX_PAPER_TOTAL = MAX_TARGET + MAX_START_TOTAL
+
+PAPER_PROBLEMS = {
+    "sides": gettext_noop("Give one total for each side."),
+    "range": gettext_noop("Each total is a whole number from the side's start total to %(most)d."),
+    "winner": gettext_noop("Choose which side won."),
+    "behind": gettext_noop(
+        "The winner has fewer points than another side and has not reached the target (%(target)d)."
+    ),
+}
+
+
+class Paper(NamedTuple):
+    """A result from paper: each side's final total, and the winning side's index."""
+
+    totals: tuple[int, ...]
+    winner: int
+
+
+class PaperError(ValueError):
+    def __init__(self, problem: str) -> None:
+        super().__init__(problem)
+        self.problem = problem  # a key of PAPER_PROBLEMS
+
+
+def paper_problem(match_rules: Rules, paper: Paper, start_totals: Sequence[int]) -> str | None:
+    """What is wrong with a result from paper (a key of PAPER_PROBLEMS), or None. Without the
+    hands little can be checked; what can: a total for each side, none below its start total,
+    and a winner who reached the target or is at the top (a round whose time was called)."""
+    totals = paper.totals
+    if len(totals) != len(start_totals):
+        return "sides"
+    pairs = zip(totals, start_totals, strict=True)
+    if any(not start <= total <= MAX_PAPER_TOTAL for total, start in pairs):
+        return "range"
+    if not 0 <= paper.winner < len(totals):
+        return "winner"
+    won = totals[paper.winner]
+    if won < match_rules.target and won < max(totals):
+        return "behind"
+    return None
+
+
+def paper_score(match_rules: Rules, paper: Paper, start_totals: Sequence[int]) -> MatchScore:
+    """The score of a match played on paper: won by `paper.winner`, no hands; PaperError for a
+    result `paper_problem` refuses."""
+    problem = paper_problem(match_rules, paper, start_totals)
+    if problem is not None:
+        raise PaperError(problem)
+    winner = paper.winner
+    return MatchScore(
+        hands=(),
+        totals=tuple(paper.totals),
+        status=Status.WON,
+        winner=winner,
+        outcome=Outcome(PAPER, winner, None, paper.totals[winner]),
+        conditions=None,
+    )
