@@ -358,6 +358,11 @@ class Match(GameRules):
         """A hand can still be recorded (not won, not abandoned)."""
         return self.status in (self.Status.PLAYING, self.Status.TIED)
 
+    @property
+    def on_paper(self) -> bool:
+        """Played on paper: its result was entered from a score sheet instead of its hands."""
+        return self.outcome_kind == rules.PAPER
+
 
 class Side(models.Model):
     """One player, or a partnership of two, in a match."""

@@ -194,3 +194,36 @@ class EventImportForm(ImportForm):
         help_text=gettext_lazy("A file exported from an event's page. Up to 2 MB."),
         widget=forms.FileInput(attrs={"accept": ".json,application/json"}),
     )
+
+
+class PaperResultForm(forms.Form):
+    """A table's result from paper: each side's final total and which side won."""
+
+    winner = forms.TypedChoiceField(
+        label=gettext_lazy("Who won"), coerce=int, widget=forms.RadioSelect, choices=()
+    )
+
+    def __init__(self, *args: Any, side_names: list[str], **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.side_count = len(side_names)
+        for position, name in enumerate(side_names):
+            self.fields[f"total_{position}"] = forms.IntegerField(
+                label=name,
+                min_value=0,
+                max_value=rules.MAX_PAPER_TOTAL,
+                widget=forms.NumberInput(attrs={"inputmode": "numeric"}),
+            )
+        winner = cast(forms.TypedChoiceField, self.fields["winner"])
+        winner.choices = list(enumerate(side_names))
+        self.order_fields([*(f"total_{p}" for p in range(self.side_count)), "winner"])
+
+    @property
+    def totals(self) -> list[forms.BoundField]:
+        return [self[f"total_{p}"] for p in range(self.side_count)]
+
+    @property
+    def paper(self) -> rules.Paper:
+        """The result read (once the form is valid)."""
+        data = self.cleaned_data
+        totals = tuple(int(data[f"total_{p}"]) for p in range(self.side_count))
+        return rules.Paper(totals, int(data["winner"]))

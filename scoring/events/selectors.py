@@ -13,7 +13,7 @@ from functools import cached_property
 from typing import Any, NamedTuple, cast
 
 from django.core.cache import caches
-from django.db.models import QuerySet
+from django.db.models import Q, QuerySet
 
 from scoring.engine import rules, standings
 from scoring.events.state import (
@@ -26,6 +26,7 @@ from scoring.events.state import (
     TableState,
     seat_rows,
 )
+from scoring.matches import seating
 from scoring.models import Event, EventPlayer, EventRound, EventTable, Match, Player, Seat
 from scoring.web.urls import url_of
 
@@ -361,3 +362,58 @@ def scoring_links(event: Event) -> list[ScoringLink]:
         .values_list("round__number", "number", "match_id", "match__scoring_token")
     )
     return [ScoringLink(round, number, match, str(token)) for round, number, match, token in rows]
+
+
+class PaperTable(NamedTuple):
+    """A table whose result the organiser may enter from paper: open without a hand, or entered
+    so already (to fix it)."""
+
+    pk: int
+    round: int
+    number: int
+    on_paper: bool
+
+
+def paper_tables(event: Event) -> list[PaperTable]:
+    """The event's tables a result from paper may be entered for, round by round: one query."""
+    rows = (
+        EventTable.objects.filter(round__event=event, match__hand_count=0)
+        .filter(Q(match__status__in=OPEN) | Q(match__outcome_kind=rules.PAPER))
+        .order_by("round__number", "number")
+        .values_list("pk", "round__number", "number", "match__outcome_kind")
+    )
+    return [PaperTable(pk, round, number, kind == rules.PAPER) for pk, round, number, kind in rows]
+
+
+@dataclass(frozen=True)
+class PaperEntry:
+    """One table's result from paper as its form shows it: the sides, their start totals, and
+    the result entered so far (None: none yet)."""
+
+    table: EventTable
+    side_names: list[str]
+    start_totals: list[int]
+    entered: rules.Paper | None
+
+
+def paper_entry(event: Event, table_pk: int) -> PaperEntry | None:
+    """The form's view of one of `paper_tables`, or None when it is not one of them."""
+    table = (
+        EventTable.objects.select_related("match", "round")
+        .filter(pk=table_pk, round__event=event, match__isnull=False)
+        .first()
+    )
+    if table is None or table.match is None:
+        return None
+    match = table.match
+    sides = list(match.sides.order_by("position"))
+    players = seating.players_by_side(match.seats.select_related("player", "side").order_by("seat"))
+    entered = None
+    if match.on_paper and match.winner_position is not None:
+        entered = rules.Paper(tuple(side.total for side in sides), match.winner_position)
+    return PaperEntry(
+        table,
+        [rules.side_name(players[side.position]) for side in sides],
+        [side.start_total for side in sides],
+        entered,
+    )

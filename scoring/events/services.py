@@ -17,7 +17,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from scoring import locks
-from scoring.engine import pairing
+from scoring.engine import pairing, rules
 from scoring.engine.rules import Rules
 from scoring.events.fields import (
     MAX_PLAYERS,
@@ -298,3 +298,12 @@ def table_abandon(*, event: Event, table: EventTable) -> Match:
     if table.match is None or table.round.event_id != event.pk:
         raise ValidationError(_("There is no match at this table."))
     return services.match_abandon(match=table.match)
+
+
+@transaction.atomic
+def table_paper_result(*, event: Event, table: EventTable, paper: rules.Paper) -> Match:
+    """The organiser enters the result of a table played on paper (services.match_paper_result)."""
+    event = _locked(event)
+    if table.match is None or table.round.event_id != event.pk:
+        raise ValidationError(_("There is no match at this table."))
+    return services.match_paper_result(match=table.match, paper=paper)

@@ -14,6 +14,7 @@ urlpatterns: list[URLPattern] = [
     path("events/<int:pk>/players/", views.event_entrant_add, name="event-entrant-add"),
     path("events/<int:pk>/players/leave/", views.event_entrant_leave, name="event-entrant-leave"),
     path("events/<int:pk>/tables/abandon/", views.event_table_abandon, name="event-table-abandon"),
+    path("events/<int:pk>/tables/paper/", views.event_paper_result, name="event-paper"),
     path("events/<int:pk>/scoring-links/", views.event_scoring_links, name="event-scoring-links"),
     path("events/<int:pk>/share/", views.event_share, name="event-share"),
     path("events/<int:pk>/share/revoke/", views.event_share_revoke, name="event-share-revoke"),

@@ -21,7 +21,13 @@ from django.views.decorators.http import require_http_methods, require_POST, req
 from scoring.access import scoped
 from scoring.events import exchange, selectors
 from scoring.events import services as events
-from scoring.events.forms import EntrantForm, EventForm, EventImportForm, LeaverForm
+from scoring.events.forms import (
+    EntrantForm,
+    EventForm,
+    EventImportForm,
+    LeaverForm,
+    PaperResultForm,
+)
 from scoring.matches import services
 from scoring.models import Event, EventTable, Player
 from scoring.sharing import card, links
@@ -210,6 +216,47 @@ def _still_playing(event: Event) -> QuerySet[Player]:
     return Player.objects.filter(entries__event=event, entries__left_round__isnull=True).order_by(
         "entries__order"
     )
+
+
+PAPER_TEMPLATE = "scoring/events/event_paper.html"
+
+
+@scoped
+@require_http_methods(["GET", "POST"])
+def event_paper_result(request: ScopedRequest, pk: int) -> HttpResponse:
+    """The organiser enters a table's final result from its paper score sheet: first which
+    table (?table=), then its totals and winner."""
+    event = request.scope.event(pk, manage=True)
+    try:
+        chosen = int(request.GET.get("table", ""))
+    except ValueError:
+        chosen = 0
+    entry = selectors.paper_entry(event, chosen) if chosen else None
+    if entry is None:
+        context = {"event": event, "tables": selectors.paper_tables(event), "asked": bool(chosen)}
+        return render(request, PAPER_TEMPLATE, context, status=404 if chosen else 200)
+    initial = {}
+    if entry.entered is not None:
+        initial = {f"total_{p}": total for p, total in enumerate(entry.entered.totals)}
+        initial["winner"] = entry.entered.winner
+    posted = request.method == "POST"
+    form = PaperResultForm(
+        request.POST if posted else None, initial=initial, side_names=entry.side_names
+    )
+    if posted and form.is_valid():
+        try:
+            events.table_paper_result(event=event, table=entry.table, paper=form.paper)
+        except ValidationError as error:
+            form.add_error(None, error)
+        else:
+            messages.success(
+                request,
+                _("Table %(number)d: the result from paper is entered.")
+                % {"number": entry.table.number},
+            )
+            return redirect(f"{event.get_absolute_url()}#round-{entry.table.round.number}")
+    context = {"event": event, "entry": entry, "form": form}
+    return render(request, PAPER_TEMPLATE, context, status=400 if form.errors else 200)
 
 
 @scoped

@@ -522,6 +522,41 @@ def match_abandon(*, match: Match) -> Match:
     return match
 
 
+@transaction.atomic
+def match_paper_result(*, match: Match, paper: rules.Paper) -> Match:
+    """Enter the final result of a match played on paper (each side's total and the winner)
+    instead of its hands. It counts as won everywhere (standings, ratings, wins and losses);
+    having no hands, no statistic of hands counts it. A result entered again replaces it (a
+    resend changes nothing); a match with hands, or won by them, is refused."""
+    match = _lock_match(match)
+    if match.hand_count:
+        raise ValidationError(
+            _("This match has hands: its result is theirs. Delete them to enter a result instead.")
+        )
+    if match.status == Match.Status.WON and not match.on_paper:
+        raise ValidationError(_("This match is over already."))
+    sides = list(match.sides.order_by("position"))
+    try:
+        score = rules.paper_score(match.rules, paper, [side.start_total for side in sides])
+    except rules.PaperError as error:
+        raise ValidationError(
+            _(rules.PAPER_PROBLEMS[error.problem]) % matchdoc.paper_params(match.rules)
+        ) from None
+    same = match.on_paper and match.winner_position == paper.winner
+    if same and tuple(side.total for side in sides) == paper.totals:
+        return match  # a resend
+    _result_save(
+        match,
+        sides,
+        totals=score.totals,
+        status=score.status,
+        winner=score.winner,
+        outcome=score.outcome,
+        hand_count=0,
+    )
+    return match
+
+
 def event_changed(match: Match) -> None:
     """A table of an event changed: the event's page and big screen have something new."""
     if match.event_id is not None:
@@ -609,7 +644,11 @@ def _match_scored(
     match: Match, sides: Sequence[Side], rows: Sequence[Sequence[Tally]]
 ) -> rules.MatchScore:
     """The engine's score of the match's hands (`rows`: each hand's tallies, by side), or
-    HandRefused when one comes after the winning hand."""
+    HandRefused when one comes after the winning hand. A match played on paper keeps the result
+    entered."""
+    if match.on_paper:
+        paper = rules.Paper(tuple(side.total for side in sides), match.winner_position or 0)
+        return rules.paper_score(match.rules, paper, [side.start_total for side in sides])
     try:
         return rules.score_match(
             match.rules,

@@ -67,7 +67,15 @@ def _match_doc(match: Match) -> MatchDoc:
             for hand in match.hands.all()
         ),
         last_hand=match.last_hand,
+        paper=_paper(match, sides),
     )
+
+
+def _paper(match: Match, sides: Sequence[Side]) -> rules.Paper | None:
+    """A match played on paper: its result as entered."""
+    if not match.on_paper or match.winner_position is None:
+        return None
+    return rules.Paper(tuple(side.total for side in sides), match.winner_position)
 
 
 def iter_match_documents(

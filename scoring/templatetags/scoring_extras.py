@@ -60,6 +60,9 @@ OUTCOME_SENTENCES: dict[str | tuple[str, str], Any] = {
     "time": gettext_lazy(
         "Time was called: %(name)s was ahead after the last hand, with %(total)d."
     ),
+    "paper": gettext_lazy(
+        "Played on paper: the final result was entered from the score sheet, without its hands."
+    ),
 }
 
 

@@ -18,6 +18,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from importlib import import_module
 from typing import Any
+from urllib.parse import urlencode
 
 import pytest
 from allauth.account.forms import default_token_generator
@@ -39,7 +40,7 @@ from scoring.circles import services as circles
 from scoring.engine.rules import Rules
 from scoring.events import services as events
 from scoring.matches import services
-from scoring.models import Match, Membership, Player
+from scoring.models import EventTable, Match, Membership, Player
 from scoring.sharing import links
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -100,6 +101,10 @@ SKIPPED = {
     "scoring:event-export": "JSON download",
     "scoring:event-export-csv": "CSV download",
     "scoring:event-share-qr": "SVG image",
+    "scoring:event-scoring-links": "POST-only action (makes every open table's scoring link)",
+    "scoring:scoring-create": "POST-only action (makes the match's scoring link)",
+    "scoring:scoring-revoke": "POST-only action",
+    "scoring:scoring-qr": "SVG image",
     "scoring:guest-start": "POST-only: makes a guest account (tests/browser/test_guest_play.py)",
     "scoring:account-keep": "a guest's page only (tests/browser/test_guest_play.py walks it)",
     "scoring:match-card": "PNG image (the result card)",
@@ -123,6 +128,7 @@ class Visit:
     session: dict[str, Any] | None = None
     status: int = 200
     only: str | None = None  # IN or OUT: this visit only then
+    query: dict[str, str] = field(default_factory=dict)  # ?name=value, values as for `kwargs`
 
 
 def visits(*labels_kwargs: tuple[str, dict[str, str]]) -> tuple[Visit, ...]:
@@ -243,6 +249,17 @@ PAGES: dict[str, tuple[frozenset[str], tuple[Visit, ...]]] = {
             ("club night: round 2, time called", {"pk": "called_event"}),
         ),
     ),
+    "scoring:event-paper": (
+        frozenset({IN}),
+        (
+            Visit("result from paper: which table", {"pk": "event"}),
+            Visit("result from paper: a table", {"pk": "event"}, query={"table": "paper_table"}),
+        ),
+    ),
+    "scoring:scoring-open": (
+        frozenset({OUT}),
+        (Visit("scoring link: the match's board", {"token": "scoring_token"}),),
+    ),
     "scoring:event-screen": (
         frozenset({IN, OUT}),
         visits(
@@ -323,6 +340,8 @@ class World:
     called_event: int
     called_event_token: str
     called_match: int
+    scoring_token: str
+    paper_table: int
 
 
 def build_world(django_user_model: Any) -> World:
@@ -372,6 +391,10 @@ def build_world(django_user_model: Any) -> World:
     bo = django_user_model.objects.create_user(username="bo", password=PASSWORD)
     address = EmailAddress.objects.create(user=bo, email="bo@example.com", verified=False)
     event, called, called_match = _club_nights(ana, [ana_p, ben, cy, dee])
+    scoring = links.scoring_link_create(match=three)
+    untouched = EventTable.objects.filter(round__event=event, match__hand_count=0)
+    paper_table = untouched.filter(match__status=Match.Status.PLAYING).order_by("number").first()
+    assert paper_table is not None
     return World(
         user=ana,
         open_match=opened.pk,
@@ -393,6 +416,8 @@ def build_world(django_user_model: Any) -> World:
         called_event=called.pk,
         called_event_token=called.share_token or "",
         called_match=called_match.pk,
+        scoring_token=scoring.scoring_token or "",
+        paper_table=paper_table.pk,
     )
 
 
@@ -459,7 +484,8 @@ def page_url(name: str, visit: Visit, world: World) -> str:
             kwargs[kwarg] = getattr(world, attribute)
         else:
             pytest.fail(f"{name}: no value known for {kwarg}={attribute!r}: add it to World")
-    return reverse(name, kwargs=kwargs)
+    query = {key: getattr(world, attribute) for key, attribute in visit.query.items()}
+    return reverse(name, kwargs=kwargs) + (f"?{urlencode(query)}" if query else "")
 
 
 def default_description() -> str:

@@ -120,10 +120,14 @@ class Expected:
     deleted: bool = False
     last_hand: int | None = None
     event: int | None = None
+    # A table played on paper: the result its organiser entered instead of its hands.
+    paper: rules.Paper | None = None
     # The outbox's sends: client id -> what was sent.
     sent: dict[str, Sent] = field(default_factory=dict)
 
     def score(self) -> rules.MatchScore:
+        if self.paper is not None:
+            return rules.paper_score(self.rules, self.paper, self.start)
         return rules.score_match(
             self.rules, self.hands, self.start, sides=self.sides, last_hand=self.last_hand
         )
@@ -898,6 +902,33 @@ class Evening(RuleBasedStateMachine):
         expected = next(m for m in self.matches if m.pk == table.match_id)
         if expected.open:
             expected.abandoned = True
+        self.touched.add(expected.pk)
+
+    @precondition(lambda self: any(m.event is not None for m in self.matches))
+    @rule(data=st.data(), totals=st.lists(st.integers(0, 40), min_size=2, max_size=2))
+    def paper_result(self, data: st.DataObject, totals: list[int]) -> None:
+        """The organiser enters a table's result from paper (sometimes one that cannot be, or
+        for a table that has hands): stored as sent, or refused with nothing changed."""
+        pk = data.draw(st.sampled_from(self.events))
+        self.events_touched.add(pk)
+        tables = list(EventTable.objects.filter(round__event_id=pk, match__isnull=False))
+        if not tables:
+            return
+        table = data.draw(st.sampled_from(tables))
+        expected = next(m for m in self.matches if m.pk == table.match_id)
+        paper = rules.Paper(tuple(totals), data.draw(st.integers(0, 1)))
+        fields = {f"total_{p}": str(total) for p, total in enumerate(totals)}
+        url = f"{app_url('event-paper', pk)}?table={table.pk}"
+        answer = self._ask(self._organiser(pk), "post", url, {**fields, "winner": paper.winner})
+        takes = not expected.hands and (expected.paper is not None or not expected.won)
+        problem = rules.paper_problem(expected.rules, paper, expected.start)
+        if takes and problem is None:
+            assert answer.status_code == 302, answer.status_code
+            expected.paper, expected.abandoned = paper, False
+            REACHED["results from paper"] += 1
+        else:
+            assert answer.status_code == 400, (answer.status_code, takes, problem)
+            REACHED["results from paper refused"] += 1
         self.touched.add(expected.pk)
 
     @precondition(lambda self: bool(self.events))

@@ -523,7 +523,14 @@ def test_a_paired_table_is_stored_as_a_match_started_by_hand(user) -> None:
 @pytest.mark.django_db
 @pytest.mark.parametrize(
     "name",
-    ["event-pair", "event-time", "event-entrant-add", "event-table-abandon", "event-entrant-leave"],
+    [
+        "event-pair",
+        "event-time",
+        "event-entrant-add",
+        "event-table-abandon",
+        "event-entrant-leave",
+        "event-paper",
+    ],
 )
 def test_a_member_who_is_not_the_organiser_cannot_run_the_event(
     user, other_user, client, name
