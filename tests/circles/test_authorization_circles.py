@@ -46,6 +46,9 @@ ADMIN_ONLY = {
     ("scoring:circle-rename", "POST"),
     ("scoring:circle-role", "POST"),
     ("scoring:circle-remove", "POST"),
+    # The event's organiser's (here the admin, who made it): a table's result from paper.
+    ("scoring:event-paper", "GET"),
+    ("scoring:event-paper", "POST"),
 }
 # Pages whose POST takes the account out of the circle (checked last, on their own).
 LEAVING = {"scoring:circle-leave"}
