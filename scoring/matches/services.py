@@ -402,10 +402,7 @@ def _append_scored(
     _result_save(
         match,
         sides,
-        totals=scored.totals,
-        status=scored.status,
-        winner=scored.winner,
-        outcome=scored.outcome,
+        scored,
         hand_count=hand.number,
         appended=(rows, seats),
     )
@@ -548,10 +545,7 @@ def match_paper_result(*, match: Match, paper: rules.Paper) -> Match:
     _result_save(
         match,
         sides,
-        totals=score.totals,
-        status=score.status,
-        winner=score.winner,
-        outcome=score.outcome,
+        score,
         hand_count=0,
     )
     return match
@@ -631,10 +625,7 @@ def rescore(match: Match) -> rules.MatchScore:
     _result_save(
         match,
         sides,
-        totals=score.totals,
-        status=score.status,
-        winner=score.winner,
-        outcome=score.outcome,
+        score,
         hand_count=len(hands),
     )
     return score
@@ -693,21 +684,24 @@ def _pots_save(hands: Sequence[Hand], score: rules.MatchScore) -> None:
 def _result_save(
     match: Match,
     sides: Sequence[Side],
+    score: rules.HandScore | rules.MatchScore,
     *,
-    totals: Sequence[int],
-    status: rules.Status,
-    winner: int | None,
-    outcome: rules.Outcome | None,
     hand_count: int,
     appended: tuple[Sequence[Tally], Sequence[Seat]] | None = None,
 ) -> None:
-    """Store the sides' totals and how the match stands; bump its version; keep ratings and
-    statistics right (`appended`: the tallies of the one hand just added and the match's seats,
-    for counting it as such)."""
+    """Store the sides' totals and how the match stands after `score` (the match's, or the
+    latest hand's); bump its version; keep ratings and statistics right (`appended`: the tallies
+    of the one hand just added and the match's seats, for counting it as such)."""
     status_before = match.status
     ranks_before = ratings.finishing_ranks(match, sides)
-    _totals_save(sides, totals)
-    _standing_save(match, status=status, winner=winner, outcome=outcome, hand_count=hand_count)
+    _totals_save(sides, score.totals)
+    _standing_save(
+        match,
+        status=score.status,
+        winner=score.winner,
+        outcome=score.outcome,
+        hand_count=hand_count,
+    )
     event_changed(match)
     # The statistics' rows, then the players' ratings (the lock order, scoring.locks).
     _statistics_count(match, sides, appended, status_before)
