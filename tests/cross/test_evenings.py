@@ -886,15 +886,22 @@ class Evening(RuleBasedStateMachine):
                 assert stored == expected.last_hand
                 self.touched.add(expected.pk)
 
-    @precondition(lambda self: any(m.event is not None for m in self.matches))
-    @rule(data=st.data())
-    def abandon_table(self, data: st.DataObject) -> None:
+    def _event_table(self, data: st.DataObject) -> tuple[int, EventTable] | None:
+        """One of the model's events (touched) and one of its tables with a match, if any."""
         pk = data.draw(st.sampled_from(self.events))
         self.events_touched.add(pk)
         tables = list(EventTable.objects.filter(round__event_id=pk, match__isnull=False))
         if not tables:
+            return None
+        return pk, data.draw(st.sampled_from(tables))
+
+    @precondition(lambda self: any(m.event is not None for m in self.matches))
+    @rule(data=st.data())
+    def abandon_table(self, data: st.DataObject) -> None:
+        drawn = self._event_table(data)
+        if drawn is None:
             return
-        table = data.draw(st.sampled_from(tables))
+        pk, table = drawn
         answer = self._ask(
             self._organiser(pk), "post", app_url("event-table-abandon", pk), {"table": table.pk}
         )
@@ -909,12 +916,10 @@ class Evening(RuleBasedStateMachine):
     def paper_result(self, data: st.DataObject, totals: list[int]) -> None:
         """The organiser enters a table's result from paper (sometimes one that cannot be, or
         for a table that has hands): stored as sent, or refused with nothing changed."""
-        pk = data.draw(st.sampled_from(self.events))
-        self.events_touched.add(pk)
-        tables = list(EventTable.objects.filter(round__event_id=pk, match__isnull=False))
-        if not tables:
+        drawn = self._event_table(data)
+        if drawn is None:
             return
-        table = data.draw(st.sampled_from(tables))
+        pk, table = drawn
         expected = next(m for m in self.matches if m.pk == table.match_id)
         paper = rules.Paper(tuple(totals), data.draw(st.integers(0, 1)))
         fields = {f"total_{p}": str(total) for p, total in enumerate(totals)}
