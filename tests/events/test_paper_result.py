@@ -14,8 +14,10 @@ from django.urls import reverse
 from helpers import FIRST_11
 from test_events import make_event
 
+from scoring.circles import services as circles
 from scoring.engine import matchdoc, rules
 from scoring.engine.rules import Paper, Rules
+from scoring.events import exchange as event_exchange
 from scoring.events import services as events
 from scoring.events.selectors import EventPage
 from scoring.history.selectors import player_stats
@@ -228,3 +230,19 @@ def test_the_format_refuses_a_paper_result_that_cannot_be(paper, extra, message)
     }
     with pytest.raises(matchdoc.DocumentError, match=message):
         matchdoc.read_match(raw)
+
+
+@pytest.mark.django_db
+def test_an_event_with_a_table_played_on_paper_exports_and_imports_as_it_was(user) -> None:
+    event, table = _paired(user, "Ana Ben Cy Dee")
+    events.table_paper_result(event=event, table=table, paper=Paper((12, 21), 1))
+    document = event_exchange.event_json(event)
+    tables = document["pairings"][0]["tables"]
+    papers = {t["table"]: t["match"].get("paper") for t in tables}
+    assert papers == {table.number: {"totals": [12, 21], "winner": 1}, 3 - table.number: None}
+    club = circles.circle_create(name="Club", by=user)
+    imported = event_exchange.event_import(circle=club, text=json.dumps(document), by=user)
+    assert Match.objects.filter(event=imported, outcome_kind=rules.PAPER).count() == 1
+    again = event_exchange.event_json(imported)
+    assert again["pairings"] == document["pairings"]
+    assert again["standings"] == document["standings"]
