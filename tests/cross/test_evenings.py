@@ -69,6 +69,17 @@ from scoring.models import Tally as TallyRow
 pytestmark = [pytest.mark.django_db, pytest.mark.slow]
 
 # The short budget of make test, and the soak's (make soak sets these).
+# One request handler for every phone: a Client builds its own on its first request, and loading
+# the middleware (WhiteNoise lists every static file) took about a tenth of an evening.
+_HANDLER = Client().handler
+
+
+def _phone_client() -> Client:
+    client = Client()
+    client.handler = _HANDLER
+    return client
+
+
 EVENINGS = int(os.environ.get("CASINO_EVENINGS", "12"))
 STEPS = int(os.environ.get("CASINO_EVENING_STEPS", "30"))
 
@@ -202,7 +213,7 @@ class Evening(RuleBasedStateMachine):
         self.events_touched: set[int] = set()
         self.organisers: dict[int, str] = {}
         # A phone with no account at the table, and the scoring links it opened: match -> token.
-        self.link_phone = Phone("anonymous", Client(), 0)
+        self.link_phone = Phone("anonymous", _phone_client(), 0)
         self.linked: dict[int, str] = {}
 
     # --- the people ----------------------------------------------------------------------------
@@ -217,7 +228,7 @@ class Evening(RuleBasedStateMachine):
         self.club = club.pk
         for person, count in (("ana", 2), ("ben", 2), ("cy", 1), ("dee", 1)):
             for _ in range(count):
-                client = Client()
+                client = _phone_client()
                 client.force_login(self.users[person])
                 own = self.users[person].personal_circle.pk
                 self.phones.append(Phone(person, client, own))
@@ -677,14 +688,14 @@ class Evening(RuleBasedStateMachine):
         token = Match.objects.filter(pk=expected.pk).values_list("share_token", flat=True).get()
         assert bool(token) == on
         if token:
-            shared = Client().get(app_url("shared-match", token))
+            shared = _phone_client().get(app_url("shared-match", token))
             assert shared.status_code == 200
             self._board_shows(shared.content.decode(), expected)
             # What a chat previews: the result card once the match is won, for anyone.
             won = expected.score().status is rules.Status.WON and not expected.abandoned
             card_url = app_url("shared-card", token)
             assert ('property="og:image"' in shared.content.decode()) == won
-            assert Client().get(card_url).status_code == (200 if won else 404)
+            assert _phone_client().get(card_url).status_code == (200 if won else 404)
 
     @precondition(_have_matches)
     @rule(data=st.data(), on=st.booleans())
@@ -975,7 +986,7 @@ class Evening(RuleBasedStateMachine):
         assert answer.status_code == 302
         token = Event.objects.filter(pk=pk).values_list("share_token", flat=True).get()
         assert token
-        assert Client().get(app_url("event-screen", token)).status_code == 200
+        assert _phone_client().get(app_url("event-screen", token)).status_code == 200
 
     @precondition(lambda self: bool(self.events))
     @rule(data=st.data())
@@ -1073,7 +1084,7 @@ class Evening(RuleBasedStateMachine):
     def a_guest_starts_a_match_without_an_account(self) -> None:
         """Gus taps "Start a match" on the landing page: a guest account, signed in, with a
         circle of its own; from then on he plays like anyone (and is an outsider to the club)."""
-        client = Client()
+        client = _phone_client()
         started = client.post(app_url("guest-start"))
         assert started.status_code == 302 and started["Location"] == app_url("match-new")
         REACHED["requests"] += 1
