@@ -794,6 +794,8 @@ class Evening(RuleBasedStateMachine):
             [list(h) for h in expected.hands],
             abandoned=expected.abandoned,
             last_hand=expected.last_hand,
+            # A table played on paper goes out and comes back with its result.
+            paper=expected.paper,
         )
         self.matches.append(mirror)
         self.touched.add(copy.pk)
