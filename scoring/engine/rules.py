@@ -1466,9 +1466,21 @@ def tallies_of(posted: Mapping[str, object], sides: int, variant: Variant | str)
     The last side's cards and spades left blank are what the deck leaves (52 and 13 less the
     others'), another side's blank counts are 0, and blank sweeps 0; a special card given to no
     one goes to the last side (the J♠ only in Spade Casino, the one game that records it).
+
+    Quick entry (mode="quick", where `quick_entry` allows it): no counts but most_cards (a side
+    or TIE) and most_spades (a side), each left blank the last side's; the counts are
+    `quick_counts`.
     """
-    cards = _side_counts(posted, "cards", PACK, sides)
-    spades = _side_counts(posted, "spades", SPADES, sides)
+    if posted.get("mode") == QUICK and quick_entry(variant, sides):
+        most_cards, most_spades = (_posted(posted, f"most_{kind}") for kind in ("cards", "spades"))
+        cards, spades = quick_counts(
+            sides - 1 if most_cards is None else most_cards,
+            sides - 1 if most_spades is None else most_spades,
+            sweeps=[_posted(posted, f"sweeps_{side}") or 0 for side in range(sides)],
+        )
+    else:
+        cards = _side_counts(posted, "cards", PACK, sides)
+        spades = _side_counts(posted, "spades", SPADES, sides)
     holder = {code: _posted(posted, f"card_{code}") for code in CARDS}
     holder = {code: sides - 1 if side is None else side for code, side in holder.items()}
     jack = holder[JACK_OF_SPADES.code] if Variant(variant) is Variant.SPADE else None
@@ -1486,6 +1498,49 @@ def tallies_of(posted: Mapping[str, object], sides: int, variant: Variant | str)
         )
         for side in range(sides)
     ]
+
+
+# --- quick entry: who took most, not how many -------------------------------------------------
+# A table that does not count its piles taps who took most cards (or that they tied) and who
+# took most spades. The hand is stored with counts that stand for just that, marked quick, and
+# shown as "most", never as numbers. Two sides only (with three or four, who came second decides
+# Finnish spades and Swedish ties), and not Spade Casino, where every spade scores.
+
+QUICK = "quick"  # a hand form's mode: who took most
+TIE = -1  # most_cards: the two sides took 26 cards each
+
+
+def quick_entry(variant: Variant | str, sides: int) -> bool:
+    """Whether a hand of this game and table may be entered as who took most."""
+    return sides == 2 and Variant(variant) is not Variant.SPADE
+
+
+def quick_counts(
+    most_cards: int, most_spades: int, *, sweeps: Sequence[int]
+) -> tuple[list[int], list[int]]:
+    """Two sides' cards and spades that say only who took most: 27 cards to 25 (26 each for a
+    TIE, or twice the top side's sweeps where 27 would not hold them) and 7 spades to 6."""
+    if most_cards == TIE:
+        cards = [PACK // 2, PACK // 2]
+    else:
+        top = max(PACK // 2 + 1, 2 * sweeps[most_cards])
+        cards = [top if side == most_cards else PACK - top for side in range(2)]
+    spades = [SPADES // 2 + (side == most_spades) for side in range(2)]
+    return cards, spades
+
+
+def most_taps(tallies: Sequence[Tally]) -> tuple[int, int]:
+    """Who took most cards (TIE when tied) and most spades (TIE too, with three or four sides):
+    what quick entry taps for `tallies`, and what a quick hand shows."""
+    cards, spades = (_most([getattr(t, kind) for t in tallies]) for kind in ("cards", "spades"))
+    return (TIE if cards is None else cards), (TIE if spades is None else spades)
+
+
+def quick_share(kind: str, count: int) -> str:
+    """What one of two sides' cards (`kind` "cards") or spades count says in a quick hand:
+    "most", "tie" or "fewer" (the counts of two sides make the whole pack, so one side's tells)."""
+    whole = PACK if kind == "cards" else SPADES
+    return "most" if 2 * count > whole else "tie" if 2 * count == whole else "fewer"
 
 
 def _posted(posted: Mapping[str, object], name: str) -> int | None:

@@ -732,7 +732,27 @@ def random_posted(rng: random.Random) -> dict[str, Any]:
             blank(rng, posted, name)
         elif isinstance(posted[name], int) and rng.random() < 0.03:
             posted[name] += rng.choice((-2, -1, 1, 3, sides))
+    if rng.random() < 0.3:
+        quick(rng, posted, hand)
     return {"posted": posted, "sides": sides, "variant": variant}
+
+
+def quick(rng: random.Random, posted: dict[str, Any], hand: list[rules.Tally]) -> None:
+    """The same hand in quick entry: who took most cards (or a tie) and most spades, mostly
+    true, blank (the last side's), now and then a side that is not there; counts left behind
+    or not (quick entry ignores them, and applies only where `quick_entry` allows)."""
+    posted["mode"] = rules.QUICK if rng.random() < 0.95 else rng.choice(("exact", ""))
+    for kind in ("cards", "spades"):
+        counts = [getattr(tally, kind) for tally in hand]
+        most = rules._most(counts)
+        posted[f"most_{kind}"] = rules.TIE if most is None else most
+        if rng.random() < 0.3:
+            blank(rng, posted, f"most_{kind}")
+        elif rng.random() < 0.05:
+            posted[f"most_{kind}"] = rng.choice((0, 1, rules.TIE))
+        if rng.random() < 0.5:
+            for side in range(len(hand)):
+                posted.pop(f"{kind}_{side}", None)
 
 
 def expected_setup(case: dict) -> dict:
@@ -871,6 +891,13 @@ def test_engine_js_scores_every_random_match_as_rules_py(tmp_path: Path) -> None
         and sum(line == '{"value":[]}' for line in setups) > SETUPS // 20
     )
     assert valid_posted > POSTED // 4, f"only {valid_posted} posted hands add up"
+    quick_posted = [
+        line
+        for case, line in zip(cases["posted"], posted, strict=True)
+        if case["posted"].get("mode") == rules.QUICK and case["sides"] == 2
+    ]
+    # Quick entry met often, mostly adding up.
+    assert sum('"problems":[]' in line for line in quick_posted) > POSTED // 20
     hands = sum(len(match["hands"]) for match in cases["matches"])
     timed = sum(match["last_hand"] is not None for match in cases["matches"])
     time_wins = sum('"kind":"time"' in line for line in expected)

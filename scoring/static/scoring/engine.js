@@ -39,7 +39,8 @@
 // timeStage; PARTNERS, TABLES, TABLE_PROBLEMS, sideName, tableProblem, Lineup, tableTurn,
 // seatSide; MESSAGES, SPADE_CARDS, NON_SPADE_CARDS, VARIANT_FIELDS, Problem, describeProblem, validate;
 // handBasePoints; MAX_TARGET, MIN_DOMINICAN_TARGET, MAX_START_TOTAL, layoutName, LAYOUTS,
-// SETUP_PROBLEMS, optionProblems, dominicanProblems, setupProblems, talliesOf; and
+// SETUP_PROBLEMS, optionProblems, dominicanProblems, setupProblems, talliesOf; QUICK, TIE,
+// quickEntry, quickCounts; and
 // ValueError.
 (function (root, factory) {
   "use strict";
@@ -1461,8 +1462,19 @@
   // The tallies a hand form's counts make (`posted`: its fields' numbers, null or "" or missing
   // for a blank).
   function talliesOf(posted, sides, variant) {
-    const cards = sideCounts(posted, "cards", PACK, sides);
-    const spades = sideCounts(posted, "spades", SPADES, sides);
+    let cards, spades;
+    if (posted.mode === QUICK && quickEntry(variant, sides)) {
+      const counts = quickCounts(
+        given(postedValue(posted, "most_cards"), sides - 1),
+        given(postedValue(posted, "most_spades"), sides - 1),
+        range(sides).map(function (side) { return given(postedValue(posted, "sweeps_" + side), 0); })
+      );
+      cards = counts[0];
+      spades = counts[1];
+    } else {
+      cards = sideCounts(posted, "cards", PACK, sides);
+      spades = sideCounts(posted, "spades", SPADES, sides);
+    }
     const holder = {};
     Object.keys(CARDS).forEach(function (code) {
       holder[code] = given(postedValue(posted, "card_" + code), sides - 1);
@@ -1482,6 +1494,27 @@
         jack_of_spades: jack === side,
       });
     });
+  }
+
+  // Quick entry: who took most, not how many (two sides, not Spade Casino).
+  const QUICK = "quick";
+  const TIE = -1;
+
+  function quickEntry(variant, sides) {
+    return sides === 2 && Variant.of(variant) !== Variant.SPADE;
+  }
+
+  function quickCounts(most_cards, most_spades, sweeps) {
+    let cards;
+    if (most_cards === TIE) cards = [PACK / 2, PACK / 2];
+    else {
+      const top = Math.max(PACK / 2 + 1, 2 * sweeps[most_cards]);
+      cards = [0, 1].map(function (side) { return side === most_cards ? top : PACK - top; });
+    }
+    const spades = [0, 1].map(function (side) {
+      return (SPADES - 1) / 2 + (side === most_spades ? 1 : 0);
+    });
+    return [cards, spades];
   }
 
   function postedValue(posted, name) {
@@ -1570,5 +1603,9 @@
     dominicanProblems: dominicanProblems,
     setupProblems: setupProblems,
     talliesOf: talliesOf,
+    QUICK: QUICK,
+    TIE: TIE,
+    quickEntry: quickEntry,
+    quickCounts: quickCounts,
   });
 });
