@@ -437,6 +437,8 @@ class Hand(models.Model):
     client_id = models.CharField(max_length=64, blank=True, default="")
     # Entered, or last changed, through the match's scoring link (the sheet marks it).
     via_link = models.BooleanField(_("through the scoring link"), default=False)
+    # Entered as who took most cards and spades (RULES.md §7.1): the counts stand for just that.
+    quick = models.BooleanField(_("quick entry"), default=False)
 
     class Meta:
         verbose_name = _("hand")

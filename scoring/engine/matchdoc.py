@@ -145,6 +145,10 @@ MESSAGES = {
     ),
     "abandoned_won": gettext_noop("abandoned is true, but hand %(number)d won the match"),
     "paper_hands": gettext_noop("paper is a result without hands: hands must be empty"),
+    "quick_not_here": gettext_noop(
+        "quick is true, but who took most is entered only with two sides, in a game other than"
+        " spade: this is %(variant)s with %(sides)d sides"
+    ),
     "paper_abandoned": gettext_noop("paper is a won match: abandoned must be false"),
     "paper_refused": gettext_noop("paper: %(error)s"),
     "at_match": gettext_noop("match %(match)d: %(message)s"),
@@ -190,6 +194,8 @@ class MatchDoc:
     last_hand: int | None = None
     # A table played on paper: its final totals and winner, entered instead of its hands.
     paper: Paper | None = None
+    # The numbers of the hands entered as who took most (RULES.md §7.1), not counted.
+    quick: frozenset[int] = frozenset()
 
     @property
     def side_names(self) -> tuple[str, ...]:
@@ -537,21 +543,39 @@ def _aces_fit(reader: _Reader, aces: Any, hand: int, key: str) -> bool:
 
 def _read_hands(
     reader: _Reader, raw: Any, sides: int | None, names: tuple[str, ...]
-) -> list[tuple[Tally, ...]]:
-    """The hands that could be read; each is checked against the deck, even when other parts
-    of the match have problems."""
+) -> tuple[list[tuple[Tally, ...]], frozenset[int]]:
+    """The hands that could be read, and the numbers of those entered quickly; each is checked
+    against the deck, even when other parts of the match have problems."""
     if not isinstance(raw, list):
         reader.add("not_list", key="hands")
-        return []
+        return [], frozenset()
     if len(raw) > MAX_HANDS:
         reader.add("too_many_hands", limit=MAX_HANDS, count=len(raw))
-        return []
+        return [], frozenset()
     hands: list[tuple[Tally, ...]] = []
+    quick = set()
     for index, hand in enumerate(raw):
         tallies = _read_hand(reader, hand, index, sides, names)
         if tallies is not None:
             hands.append(tallies)
-    return hands
+        if isinstance(hand, dict) and _read_quick(reader, hand, index, sides):
+            quick.add(index + 1)
+    return hands, frozenset(quick)
+
+
+def _read_quick(reader: _Reader, hand: Mapping[str, Any], index: int, sides: int | None) -> bool:
+    """Whether hand `index` says it was entered as who took most (where the game allows it)."""
+    quick = reader.boolean(hand.get("quick", False), "quick", index)
+    variant = reader.variant
+    if (
+        quick
+        and sides is not None
+        and variant is not None
+        and not rules.quick_entry(variant, sides)
+    ):
+        reader.add("quick_not_here", index, variant=str(variant), sides=sides)
+        return False
+    return bool(quick)
 
 
 def _read_hand(
@@ -564,7 +588,7 @@ def _read_hand(
     if not isinstance(hand, dict):
         reader.add("hand_not_object", index, value=_show(hand))
         return None
-    reader.keys(hand, ("tallies",), "", index)
+    reader.keys(hand, ("tallies", "quick"), "", index)
     tallies_raw = hand.get("tallies")
     if not isinstance(tallies_raw, list):
         reader.add("not_list" if tallies_raw is not None else "missing", index, key="tallies")
@@ -624,7 +648,7 @@ def _read_doc(reader: _Reader, raw: dict[str, Any]) -> MatchDoc:
     abandoned = reader.boolean(raw.get("abandoned", False), "abandoned")
     first_dealer, last_hand = _read_dealing(reader, raw, sides)
     _check_table(reader, match_rules, sides)
-    hands = _read_hands(reader, raw.get("hands", []), side_count, names)
+    hands, quick = _read_hands(reader, raw.get("hands", []), side_count, names)
     paper = _read_paper(reader, raw, match_rules, start_totals, hands, abandoned)
 
     if reader.problems:
@@ -639,6 +663,7 @@ def _read_doc(reader: _Reader, raw: dict[str, Any]) -> MatchDoc:
         first_dealer or 0,
         last_hand,
         paper,
+        quick,
     )
 
 
@@ -942,7 +967,11 @@ def match_json(doc: MatchDoc, score: rules.MatchScore | None = None) -> dict[str
     if doc.paper is not None:
         document["paper"] = {"totals": list(doc.paper.totals), "winner": doc.paper.winner}
     document["hands"] = [
-        {"tallies": [tally_json(t, match_rules.variant) for t in hand]} for hand in doc.hands
+        {
+            "tallies": [tally_json(t, match_rules.variant) for t in hand],
+            **({"quick": True} if number in doc.quick else {}),
+        }
+        for number, hand in enumerate(doc.hands, 1)
     ]
     score = score if score is not None else score_doc(doc)
     document["result"] = result_json(score, match_rules.variant)

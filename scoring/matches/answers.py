@@ -50,16 +50,19 @@ def board_context(
     seats: Any = (),
     last_tallies: Any = (),
     last_score: rules.HandScore | None = None,
+    quick: bool = False,
     **extra: Any,
 ) -> dict[str, Any]:
     """The scoreboard's context. A new hand's blank form (`fresh_entry`) is made only when it is
     rendered, as the page usually takes it from the fragment cache: the template calls `form`,
     made once. `seats`, `last_tallies` and `last_score`: the match's seats, its latest hand's
-    tallies and the engine's score of that hand, when a save just read, wrote and scored them."""
+    tallies and the engine's score of that hand, when a save just read, wrote and scored them.
+    `quick`: the new hand's form asks who took most (RULES.md §7.1), where the table allows it."""
     board = selectors.match_board(
         match, seats=seats, last_tallies=last_tallies, last_score=last_score
     )
     fresh_entry = False
+    quick = quick and rules.quick_entry(match.variant, match.table[0])
     if form is None and match.is_open and match.hand_count >= MAX_HANDS:
         extra.setdefault("moved_note", services.match_full_message())
     elif form is None and match.is_open:
@@ -68,10 +71,22 @@ def board_context(
             lambda: HandForm(
                 side_names=board.side_names,
                 variant=match.variant,
-                initial={"number": match.hand_count + 1},
+                initial={"number": match.hand_count + 1, "mode": rules.QUICK if quick else ""},
             )
         )
-    return {"board": board, "match": match, "form": form, "fresh_entry": fresh_entry, **extra}
+    context = {"board": board, "match": match, "form": form, "fresh_entry": fresh_entry}
+    return {**context, "quick_entry": quick, **extra}
+
+
+def quick_asked(request: HtmxHttpRequest) -> bool:
+    """Whether the board was asked for quick entry: a link's ?mode=quick, a posted form's."""
+    return rules.QUICK in (request.GET.get("mode"), request.POST.get("mode"))
+
+
+def board_url(request: HtmxHttpRequest, match: Match) -> str:
+    """The board, in the entry the request used (a save without JavaScript goes back to it)."""
+    url = match.get_absolute_url()
+    return f"{url}?mode={rules.QUICK}" if quick_asked(request) else url
 
 
 MATCH_TEMPLATE = "scoring/matches/match_detail.html"
@@ -113,7 +128,7 @@ def saved(request: HtmxHttpRequest, saved: services.HandRecorded) -> HttpRespons
     match = saved.match
     if not request.htmx:
         request.session[SAVED_KEY] = {"match": match.pk, "number": saved.hand.number}
-        return redirect(match)
+        return redirect(board_url(request, match))
     return hand_answer(
         request,
         match,
@@ -153,7 +168,7 @@ def hand_answer(
     """The page after a hand was posted. With htmx: the entry (a fresh form, or the form with
     what to fix) and, when the hand changed the match, its totals, turn and sheet out of band;
     the whole board when the match just ended. Without: the whole page."""
-    context = board_context(match, form, changed=changed, **extra)
+    context = board_context(match, form, changed=changed, quick=quick_asked(request), **extra)
     template = partial_template(request, MATCH_TEMPLATE, "hand-answer")
     if template == MATCH_TEMPLATE:
         return render(request, template, context, status=status)

@@ -52,6 +52,8 @@ class NewMatch:
     # The engine's score of these hands, when the caller has already checked and scored them
     # (an import reads each match that way): it is not worked out twice.
     score: MatchScore | None = None
+    # The numbers of the hands entered as who took most (RULES.md §7.1).
+    quick: frozenset[int] = frozenset()
 
 
 class BulkRefused(ValueError):
@@ -138,6 +140,7 @@ def _hand_rows(made: Sequence[Made], by: User | None) -> Iterator[Hand]:
                 number=index + 1,
                 dealer_seat=_dealer(spec, index),
                 entered_by=by,
+                quick=index + 1 in spec.quick,
                 pot_cards=hand_score.pots[0],
                 pot_spades=hand_score.pots[1],
             )

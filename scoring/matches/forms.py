@@ -289,6 +289,10 @@ class HandForm(forms.Form):
     """
 
     number = forms.IntegerField(widget=forms.HiddenInput, min_value=1, max_value=matchdoc.MAX_HANDS)
+    # Quick entry (RULES.md §7.1): who took most cards and spades instead of the counts.
+    mode = forms.CharField(widget=forms.HiddenInput, required=False)
+    most_cards = _side_choice(gettext_lazy("Most cards"))
+    most_spades = _side_choice(gettext_lazy("Most spades"))
     last_capture = _side_choice(
         gettext_lazy("Last capture"), required=gettext_lazy("Who made the last capture?")
     )
@@ -311,18 +315,29 @@ class HandForm(forms.Form):
         self.side_names = list(side_names)
         self.variant = rules.Variant(variant)
         self.tallies: list[rules.Tally] = []
+        self.last_side = str(len(self.side_names) - 1)  # a side question's choice left blank
+        self.quick_possible = rules.quick_entry(self.variant, len(self.side_names))
+        asked = (self.data if self.is_bound else self.initial).get("mode")
+        self.quick = asked == rules.QUICK and self.quick_possible
         for name, asked_in in SIDE_QUESTIONS.items():
             if self.variant is not asked_in:
                 del self.fields[name]
+        if not self.quick:
+            del self.fields["most_cards"], self.fields["most_spades"]
         # The sides' counts go before the special cards (the order errors are listed in).
         cards = {name: self.fields.pop(name) for name in CARD_FIELDS}
         for position, name in enumerate(self.side_names):
-            self.fields.update(_count_fields(position, name, last=position == len(side_names) - 1))
+            last = position == len(side_names) - 1
+            self.fields.update(_count_fields(position, name, last=last, quick=self.quick))
         self.fields.update(cards)
         choices = [(str(position), name) for position, name in enumerate(self.side_names)]
         for field in self.fields.values():
             if isinstance(field, forms.ChoiceField):
                 field.choices = choices
+        if self.quick:
+            most_cards = self.fields["most_cards"]
+            assert isinstance(most_cards, forms.ChoiceField)
+            most_cards.choices = [*choices, (str(rules.TIE), _("Tie"))]
 
     @staticmethod
     def parse_step(step: str, sides: int) -> tuple[int, int] | None:
@@ -371,13 +386,25 @@ class HandForm(forms.Form):
         return form
 
     @classmethod
-    def initial_for(cls, number: int, tallies: Sequence[rules.Tally]) -> dict[str, Any]:
-        """Initial values that show stored tallies in the form (for editing a hand)."""
+    def initial_for(
+        cls,
+        number: int,
+        tallies: Sequence[rules.Tally],
+        *,
+        quick: bool = False,
+        counted: bool = True,
+    ) -> dict[str, Any]:
+        """Initial values that show stored tallies in the form (for editing a hand); `quick`: as
+        who took most (RULES.md §7.1); not `counted`: the counts left blank (a quick hand's
+        stand for who took most only)."""
         initial: dict[str, Any] = {"number": number}
+        if quick:
+            initial["mode"] = rules.QUICK
+            initial["most_cards"], initial["most_spades"] = map(str, rules.most_taps(tallies))
         for position, tally in enumerate(tallies):
             # The last side's cards and spades stay blank, as on the scoreboard: they follow
             # from the others' (52 - x, 13 - y).
-            if position != len(tallies) - 1:
+            if position != len(tallies) - 1 and counted:
                 initial[f"cards_{position}"] = tally.cards
                 initial[f"spades_{position}"] = tally.spades
             initial[f"sweeps_{position}"] = tally.sweeps
@@ -395,6 +422,10 @@ class HandForm(forms.Form):
     def special_cards(self) -> list[tuple[rules.Card, forms.BoundField]]:
         """The six special cards and their fields (the card grid's columns)."""
         return [(card, self[f"card_{card.code}"]) for card in rules.SPECIAL_CARDS]
+
+    def most_questions(self) -> list[forms.BoundField]:
+        """Quick entry's questions: who took most cards (or a tie), who took most spades."""
+        return [self[name] for name in ("most_cards", "most_spades") if name in self.fields]
 
     def side_questions(self) -> list[forms.BoundField]:
         """The variant's one-of-the-sides questions beyond the six special cards: Swedish
@@ -420,7 +451,11 @@ class HandForm(forms.Form):
 
     def show_problems(self, problems: Sequence[rules.Problem]) -> None:
         for problem in problems:
-            self.add_error(_problem_field(problem), problem.describe(self.side_names, _))
+            field = _problem_field(problem)
+            # Quick entry has no counts to show a count's problem beside: above the form.
+            self.add_error(
+                field if field in self.fields else None, problem.describe(self.side_names, _)
+            )
 
     def show_refusal(self, refused: ValidationError) -> None:
         """What a save refused, on the form shown again: the deck's problems beside their
@@ -439,13 +474,14 @@ class HandForm(forms.Form):
             self.form = form
 
     @classmethod
-    def entry(cls, data: Any, match: Match) -> tuple[int, list[rules.Tally]]:
-        """The hand's number and tallies as posted for `match`'s table and game, or Invalid.
-        Its labels are blanks: a form shown again is built again, named."""
+    def entry(cls, data: Any, match: Match) -> tuple[int, list[rules.Tally], bool]:
+        """The hand's number and tallies as posted for `match`'s table and game, and whether it
+        was entered as who took most; or Invalid. Its labels are blanks: a form shown again is
+        built again, named."""
         form = cls(data, side_names=[""] * match.table[0], variant=match.variant)
         if not form.is_valid():
             raise cls.Invalid(form)
-        return form.cleaned_data["number"], form.tallies
+        return form.cleaned_data["number"], form.tallies, form.quick
 
 
 @dataclass(frozen=True)
@@ -456,28 +492,35 @@ class SideFields:
     position: int
     name: str
     last: bool
-    cards: forms.BoundField
-    spades: forms.BoundField
+    cards: forms.BoundField | None  # None in quick entry
+    spades: forms.BoundField | None
     sweeps: forms.BoundField
     toggles: list[tuple[rules.Card, forms.BoundField, BoundWidget]]
 
     @classmethod
     def of(cls, form: HandForm, position: int) -> SideFields:
         """Side `position`'s fields in `form`."""
+        cards, spades = (
+            form[name] if name in form.fields else None
+            for name in (f"cards_{position}", f"spades_{position}")
+        )
         return cls(
             position,
             form.side_names[position],
             position == len(form.side_names) - 1,
-            form[f"cards_{position}"],
-            form[f"spades_{position}"],
+            cards,
+            spades,
             form[f"sweeps_{position}"],
             [(card, field, field[position]) for card, field in form.special_cards()],
         )
 
 
-def _count_fields(position: int, name: str, *, last: bool) -> dict[str, forms.Field]:
-    """One side's cards, spades and sweeps (the last side's cards and spades may be blank)."""
-    return {
+def _count_fields(
+    position: int, name: str, *, last: bool, quick: bool = False
+) -> dict[str, forms.Field]:
+    """One side's cards, spades and sweeps (the last side's cards and spades may be blank); in
+    quick entry its sweeps only."""
+    fields: dict[str, forms.Field] = {
         f"cards_{position}": forms.IntegerField(
             label=_("%(side)s: cards") % {"side": name},
             min_value=0,
@@ -498,6 +541,9 @@ def _count_fields(position: int, name: str, *, last: bool) -> dict[str, forms.Fi
             initial=0,
         ),
     }
+    if quick:
+        del fields[f"cards_{position}"], fields[f"spades_{position}"]
+    return fields
 
 
 def _problem_field(problem: rules.Problem) -> str | None:

@@ -103,6 +103,11 @@ class HandRow:
         return bool(self.tallies) and self.tallies[0].hand.via_link
 
     @property
+    def quick(self) -> bool:
+        """Entered as who took most (RULES.md §7.1): its counts are not shown as numbers."""
+        return bool(self.tallies) and self.tallies[0].hand.quick
+
+    @property
     def has_last_capture(self) -> bool:
         """Swedish Kasino records who made the last capture."""
         return any(tally.last_capture for tally in self.tallies)
@@ -512,6 +517,7 @@ class SideCounts:
     spades: int
     taken: list[str]  # the special cards taken, with their suit symbols: "10♦ (big casino)", "A♠"
     sweeps: int
+    quick: bool = False  # entered as who took most (RULES.md §7.1)
 
 
 @dataclass(frozen=True)
@@ -555,9 +561,11 @@ def _special_cards(tally: rules.Tally) -> list[str]:
     return taken
 
 
-def _side_counts(names: Sequence[str], tallies: Sequence[rules.Tally]) -> list[SideCounts]:
+def _side_counts(
+    names: Sequence[str], tallies: Sequence[rules.Tally], quick: bool = False
+) -> list[SideCounts]:
     return [
-        SideCounts(name, tally.cards, tally.spades, _special_cards(tally), tally.sweeps)
+        SideCounts(name, tally.cards, tally.spades, _special_cards(tally), tally.sweeps, quick)
         for name, tally in zip(names, tallies, strict=True)
     ]
 
@@ -570,7 +578,7 @@ def hand_history(match: Match, number: int) -> HandHistory:
     revisions = list(hand.revisions.select_related("by", "replaced_by").order_by("pk"))
     current = HandVersion(
         number=len(revisions) + 1,
-        sides=_side_counts(side_names, hand_tallies(hand)),
+        sides=_side_counts(side_names, hand_tallies(hand), hand.quick),
         by=_account_name(hand.changed_by if hand.changed_at else hand.entered_by),
         at=hand.changed_at or hand.created_at,
     )

@@ -230,17 +230,20 @@ def hand_record(
     tallies: Sequence[rules.Tally],
     by: User | None = None,
     client_id: str = "",
+    quick: bool = False,
 ) -> HandRecorded:
     """Record hand `number` (the next one) of `match` and re-score it (the demo, benchmarks and
-    tests, which hold the match; a page saves through `hand_save`)."""
+    tests, which hold the match; a page saves through `hand_save`); `quick`: entered as who
+    took most (RULES.md §7.1)."""
     return _recorded_once(
-        lambda: locks.match(match), match.pk, lambda _match: (number, tallies), by, client_id
+        lambda: locks.match(match), match.pk, lambda _match: (number, tallies, quick), by, client_id
     )
 
 
-# What a page posted, read for the match it is for (its table, its game): the hand's number and
-# each side's tally. A form's parser, which raises what the page shows again.
-Entry = Callable[[Match], tuple[int, Sequence[rules.Tally]]]
+# What a page posted, read for the match it is for (its table, its game): the hand's number,
+# each side's tally and whether it was entered as who took most (RULES.md §7.1). A form's parser,
+# which raises what the page shows again.
+Entry = Callable[[Match], tuple[int, Sequence[rules.Tally], bool]]
 
 
 def hand_save(
@@ -276,11 +279,13 @@ def _recorded_once(
     try:
         with transaction.atomic():
             match = read_locked()
-            number, tallies = entry(match)
+            number, tallies, quick = entry(match)
             sent = _sent_before(match, client_id)
             if sent is not None:
                 return HandRecorded(match, sent, created=False)
-            return _hand_insert(match, number, tallies, by, client_id, via_link=via_link())
+            return _hand_insert(
+                match, number, tallies, by, client_id, via_link=via_link(), quick=quick
+            )
     except IntegrityError:
         # Two requests raced for the same hand number (or client id) and the other one won.
         match = Match.objects.get(pk=match_id)
@@ -317,6 +322,7 @@ def _hand_insert(
     by: User | None,
     client_id: str = "",
     via_link: bool = False,
+    quick: bool = False,
 ) -> HandRecorded:
     """Hand `number` of `match` (read locked) stored, unless it cannot be. The deck first: a
     hand that cannot be is refused as such, whatever else (its number taken, the match over)."""
@@ -331,15 +337,7 @@ def _hand_insert(
         if _same_tallies(existing, tallies):
             return HandRecorded(match, existing, created=False)
         raise _number_taken(match, number, tallies)
-    if not match.is_open:
-        raise HandRefused(_("This match is over: no more hands can be recorded."))
-    if number > matchdoc.MAX_HANDS:
-        raise HandRefused(match_full_message())
-    if number != match.hand_count + 1:
-        raise HandRefused(
-            _("The next hand is hand %(next)d, not %(number)d.")
-            % {"next": match.hand_count + 1, "number": number}
-        )
+    _refuse_out_of_place(match, number)
     sides, seats, scored = _scored_next(match, number, tallies)
     turn = rules.table_turn(
         match.rules,
@@ -355,11 +353,25 @@ def _hand_insert(
         entered_by=by,
         client_id=client_id,
         via_link=via_link,
+        quick=quick,
         pot_cards=pots[0],
         pot_spades=pots[1],
     )
     rows = _append_scored(match, hand, sides, seats, tallies, scored)
     return HandRecorded(match, hand, created=True, seats=seats, tallies=rows, score=scored)
+
+
+def _refuse_out_of_place(match: Match, number: int) -> None:
+    """A new hand `number` can only be the next one of an open match with room for it."""
+    if not match.is_open:
+        raise HandRefused(_("This match is over: no more hands can be recorded."))
+    if number > matchdoc.MAX_HANDS:
+        raise HandRefused(match_full_message())
+    if number != match.hand_count + 1:
+        raise HandRefused(
+            _("The next hand is hand %(next)d, not %(number)d.")
+            % {"next": match.hand_count + 1, "number": number}
+        )
 
 
 def _scored_next(
@@ -443,9 +455,11 @@ def hand_edit(
     tallies: Sequence[rules.Tally],
     by: User | None = None,
     via_link: bool = False,
+    quick: bool = False,
 ) -> Hand:
     """Change an earlier hand's counts and re-score the whole match. The counts it had are kept
     as a revision (the hand's edit history); a change to the same counts changes nothing.
+    `quick`: entered now as who took most (RULES.md §7.1).
 
     Refused when a later hand would then come after the winning one.
     """
@@ -455,7 +469,7 @@ def hand_edit(
         raise HandGone(number)
     _refuse_impossible_hand(match, tallies)
     stored = list(hand.tallies.select_related("side").order_by("side__position"))
-    if [row.as_rules_tally() for row in stored] == list(tallies):
+    if [row.as_rules_tally() for row in stored] == list(tallies) and hand.quick == quick:
         return hand
     now = timezone.now()
     HandRevision.objects.create(
@@ -471,7 +485,8 @@ def hand_edit(
     Tally.objects.bulk_update(stored, [*TALLY_FIELDS])
     hand.changed_by, hand.changed_at = by, now
     hand.via_link = hand.via_link or via_link
-    hand.save(update_fields=["updated_at", "changed_by", "changed_at", "via_link"])
+    hand.quick = quick
+    hand.save(update_fields=["updated_at", "changed_by", "changed_at", "via_link", "quick"])
     rescore(match)
     return hand
 

@@ -131,7 +131,9 @@ def match_detail(request: LinkedRequest, pk: int) -> HttpResponse:
         request,
         answers.MATCH_TEMPLATE,
         "board",
-        answers.board_context(match, **_after_post(request, match)),
+        answers.board_context(
+            match, quick=answers.quick_asked(request), **_after_post(request, match)
+        ),
     )
 
 
@@ -220,9 +222,14 @@ def hand_edit(request: LinkedRequest, pk: int, number: int) -> HttpResponse:
             if done is not None:
                 return done
     else:
-        initial = HandForm.initial_for(number, selectors.hand_tallies(hand))
+        # A quick hand stays quick unless the link asks for counts (?mode=), and then its
+        # stand-in counts are not shown as counted.
+        quick = answers.quick_asked(request) if "mode" in request.GET else hand.quick
+        tallies = selectors.hand_tallies(hand)
+        initial = HandForm.initial_for(number, tallies, quick=quick, counted=not hand.quick)
         form = HandForm.for_match(match, initial=initial)
     context = {"match": match, "hand": hand, "form": form, "entry": selectors.hand_entry(hand)}
+    context["entry_url"] = request.path
     context |= checked
     return render(request, "scoring/matches/hand_edit.html", context)
 
@@ -240,6 +247,7 @@ def _edit_save(
             tallies=form.tallies,
             by=request.scope.author,
             via_link=request.scope.via_link,
+            quick=form.quick,
         )
     except services.HandGone as gone:  # an Undo on another phone, while this one typed
         return _hand_gone(request, match, gone)

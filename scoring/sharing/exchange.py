@@ -68,6 +68,7 @@ def _match_doc(match: Match) -> MatchDoc:
         ),
         last_hand=match.last_hand,
         paper=_paper(match, sides),
+        quick=frozenset(hand.number for hand in match.hands.all() if hand.quick),
     )
 
 
@@ -340,6 +341,7 @@ def new_match(
         score=score,
         last_hand=doc.last_hand,
         event=event,
+        quick=doc.quick,
     )
 
 

@@ -232,3 +232,13 @@ def local_time(moment: datetime) -> str:
     (events.js): the round's end on a club night's page and big screen."""
     shown = formats.date_format(localtime(moment), "TIME_FORMAT")
     return format_html('<time datetime="{}" data-local-time>{}</time>', moment.isoformat(), shown)
+
+
+QUICK_SHARES = {"most": gettext_lazy("most"), "tie": gettext_lazy("tie"), "fewer": "–"}
+
+
+@register.filter
+def quick_count(tally: Any, kind: str) -> str:
+    """A quick hand's cards or spades (RULES.md §7.1) as what they stand for: "most", "tie" or
+    "–", never the stand-in number."""
+    return str(QUICK_SHARES[rules.quick_share(kind, getattr(tally, kind))])

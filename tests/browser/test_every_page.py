@@ -37,6 +37,7 @@ from test_passkeys import _passkey
 from scoring.accounts.views import GOODBYE_KEY
 from scoring.circles import invites
 from scoring.circles import services as circles
+from scoring.engine import rules
 from scoring.engine.rules import Rules
 from scoring.events import services as events
 from scoring.matches import services
@@ -187,11 +188,14 @@ PAGES: dict[str, tuple[frozenset[str], tuple[Visit, ...]]] = {
     "scoring:outbox": (frozenset({IN}), (Visit("kept on this phone, nothing waiting"),)),
     "scoring:match": (
         frozenset({IN}),
-        visits(
-            ("scoreboard: open", {"pk": "open_match"}),
-            ("scoreboard: finished", {"pk": "finished_match"}),
-            ("scoreboard: 3 players", {"pk": "three_match"}),
-            ("scoreboard: a club night's table, time called", {"pk": "called_match"}),
+        (
+            *visits(
+                ("scoreboard: open", {"pk": "open_match"}),
+                ("scoreboard: finished", {"pk": "finished_match"}),
+                ("scoreboard: 3 players", {"pk": "three_match"}),
+                ("scoreboard: a club night's table, time called", {"pk": "called_match"}),
+            ),
+            Visit("scoreboard: quick entry", {"pk": "open_match"}, query={"mode": "quick"}),
         ),
     ),
     "scoring:match-sheet": (
@@ -342,6 +346,7 @@ class World:
     called_match: int
     scoring_token: str
     paper_table: int
+    quick: str = rules.QUICK  # the board's quick entry, ?mode=quick
 
 
 def build_world(django_user_model: Any) -> World:

@@ -175,6 +175,26 @@ def _hand_fields(
     return data
 
 
+def _quick(tallies: list[rules.Tally], variant: str, number: int) -> tuple[list, dict[str, str]]:
+    """The same hand in quick entry (RULES.md §7.1): what it is stored as (the counts standing
+    for who took most, worked out here from the rule's words), and the form as tapped."""
+    most_cards, most_spades = rules.most_taps(tallies)
+    fields = {
+        name: value
+        for name, value in _hand_fields(tallies, variant, number).items()
+        if not name.startswith(("cards_", "spades_"))
+    }
+    fields.update(mode="quick", most_cards=str(most_cards), most_spades=str(most_spades))
+    if most_cards == rules.TIE:
+        cards = [26, 26]
+    else:
+        top = max(27, 2 * tallies[most_cards].sweeps)
+        cards = [top if side == most_cards else 52 - top for side in (0, 1)]
+    spades = [7 if side == most_spades else 6 for side in (0, 1)]
+    stored = [t._replace(cards=c, spades=k) for t, c, k in zip(tallies, cards, spades, strict=True)]
+    return stored, fields
+
+
 def _spoiled(tallies: list[rules.Tally]) -> list[rules.Tally]:
     """Counts that do not add up: one card too many on the first side."""
     first = tallies[0]._replace(cards=tallies[0].cards + 1)
@@ -432,6 +452,10 @@ class Evening(RuleBasedStateMachine):
             number = data.draw(st.integers(1, len(expected.hands)), label="number")
         how = data.draw(st.sampled_from(hows), label="how")
         fields = _hand_fields(tallies, match.variant, number, whole=broken)
+        quick = rules.quick_entry(match.variant, expected.sides) and not broken
+        if quick and data.draw(st.integers(0, 3), label="quick") == 0:
+            tallies, fields = _quick(tallies, match.variant, number)
+            REACHED["hands entered quickly"] += 1
         url = app_url("hand-create", expected.pk)
         extra: dict[str, Any] = {}
         if how == "htmx":
@@ -784,6 +808,12 @@ class Evening(RuleBasedStateMachine):
             pytest.fail(f"the export of a match would not import: {answer.content[:1500]!r}")
         copy = imported.first()
         assert copy is not None
+        quick = [
+            list(Hand.objects.filter(match_id=pk, quick=True).values_list("number", flat=True))
+            for pk in (expected.pk, copy.pk)
+        ]
+        assert quick[0] == quick[1], "hands entered quickly come back quick"
+        REACHED["quick hands exported"] += len(quick[0])
         mirror = Expected(
             copy.pk,
             copy.circle_id,

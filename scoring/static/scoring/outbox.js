@@ -332,7 +332,10 @@
   // talliesOf (rules.tallies_of) over their numbers, a blank one null.
   function talliesOf(E, fields, sides, variant) {
     var posted = {};
-    fields.forEach(function (pair) { posted[pair[0]] = pair[1] === "" ? null : parseInt(pair[1], 10); });
+    fields.forEach(function (pair) {
+      // The form's mode is a word (quick entry); every other field a number.
+      posted[pair[0]] = pair[1] === "" ? null : pair[0] === "mode" ? pair[1] : parseInt(pair[1], 10);
+    });
     return E.talliesOf(posted, sides, variant);
   }
 
