@@ -512,6 +512,8 @@ class HandRevision(models.Model):
     hand = models.ForeignKey(Hand, on_delete=models.CASCADE, related_name="revisions")
     # One list item per side, in side order: the tally fields as entered (matchdoc's tally JSON).
     tallies = models.JSONField()
+    # They were entered as who took most (RULES.md §7.1): shown as that, not as counts.
+    quick = models.BooleanField(default=False)
     # Who had entered (or last changed) these tallies, and when.
     by = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"

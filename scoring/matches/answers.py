@@ -186,7 +186,9 @@ def moved(request: HtmxHttpRequest, match: Match, taken: services.HandNumberTake
     """The hand's number was taken meanwhile: show the board as it is now, with the hand saved
     there beside the counts typed here, and two choices: keep them as the next hand, or discard
     them (nothing is stored until then). When the match is over there is nothing to keep."""
-    clash = selectors.hand_clash(match, taken.number, taken.next_number, taken.tallies)
+    clash = selectors.hand_clash(
+        match, taken.number, taken.next_number, taken.tallies, quick_asked(request)
+    )
     if taken.next_number is None:
         note = _("Hand %(number)d was saved from another screen, and the match is over.") % {
             "number": taken.number

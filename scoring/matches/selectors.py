@@ -16,7 +16,7 @@ from django.db.models import (
     QuerySet,
 )
 from django.shortcuts import get_object_or_404
-from django.utils.translation import gettext
+from django.utils.translation import gettext, gettext_lazy
 
 from scoring.engine import matchdoc, rules
 from scoring.matches.seating import lineup, player_name, players_by_side, pots_before
@@ -513,11 +513,11 @@ class SideCounts:
     """One side's counts in one version of a hand, as entered."""
 
     name: str
-    cards: int
-    spades: int
+    # Counts, or for a hand entered as who took most what they stand for (`quick_word`).
+    cards: int | str
+    spades: int | str
     taken: list[str]  # the special cards taken, with their suit symbols: "10♦ (big casino)", "A♠"
     sweeps: int
-    quick: bool = False  # entered as who took most (RULES.md §7.1)
 
 
 @dataclass(frozen=True)
@@ -561,11 +561,26 @@ def _special_cards(tally: rules.Tally) -> list[str]:
     return taken
 
 
+QUICK_WORDS = {"most": gettext_lazy("most"), "tie": gettext_lazy("tie"), "fewer": "–"}
+
+
+def quick_word(kind: str, count: int) -> str:
+    """A quick hand's cards or spades (RULES.md §7.1) as what they stand for: "most", "tie" or
+    "–", never the stand-in number."""
+    return str(QUICK_WORDS[rules.quick_share(kind, count)])
+
+
 def _side_counts(
     names: Sequence[str], tallies: Sequence[rules.Tally], quick: bool = False
 ) -> list[SideCounts]:
+    def shown(tally: rules.Tally, kind: str) -> int | str:
+        count = getattr(tally, kind)
+        return quick_word(kind, count) if quick else count
+
     return [
-        SideCounts(name, tally.cards, tally.spades, _special_cards(tally), tally.sweeps, quick)
+        SideCounts(
+            name, shown(tally, "cards"), shown(tally, "spades"), _special_cards(tally), tally.sweeps
+        )
         for name, tally in zip(names, tallies, strict=True)
     ]
 
@@ -585,7 +600,9 @@ def hand_history(match: Match, number: int) -> HandHistory:
     earlier = [
         HandVersion(
             number=index,
-            sides=_side_counts(side_names, [rules.Tally.make(**item) for item in revision.tallies]),
+            sides=_side_counts(
+                side_names, [rules.Tally.make(**item) for item in revision.tallies], revision.quick
+            ),
             by=_account_name(revision.by),
             at=revision.at,
             replaced_by=_account_name(revision.replaced_by),
@@ -621,13 +638,18 @@ class HandClash:
 
 
 def hand_clash(
-    match: Match, number: int, next_number: int | None, tallies: Sequence[rules.Tally]
+    match: Match,
+    number: int,
+    next_number: int | None,
+    tallies: Sequence[rules.Tally],
+    quick: bool = False,
 ) -> HandClash:
-    """Hand `number` as stored beside `tallies`, the counts typed for it elsewhere."""
+    """Hand `number` as stored beside `tallies`, the counts typed for it elsewhere (`quick`: as
+    who took most)."""
     side_names = lineup(match).names(player_name)
     hand = match.hands.filter(number=number).first()
-    saved = _side_counts(side_names, hand_tallies(hand)) if hand else []
-    return HandClash(number, next_number, saved, _side_counts(side_names, tallies))
+    saved = _side_counts(side_names, hand_tallies(hand), hand.quick) if hand else []
+    return HandClash(number, next_number, saved, _side_counts(side_names, tallies, quick))
 
 
 def hand_score_preview(

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 from django.contrib.auth.models import User
 from django.core.exceptions import ValidationError
@@ -478,6 +478,7 @@ def hand_edit(
         by_id=hand.changed_by_id if hand.changed_at else hand.entered_by_id,
         at=hand.changed_at or hand.created_at,
         replaced_by=by,
+        quick=hand.quick,
     )
     for row, tally in zip(stored, tallies, strict=True):
         for name in TALLY_FIELDS:
@@ -492,11 +493,16 @@ def hand_edit(
 
 
 @transaction.atomic
-def hand_delete_last(
-    *, match: Match, number: int, hand_id: int | None = None
-) -> list[rules.Tally] | None:
+class HandUndone(NamedTuple):
+    """What a deleted hand held: its tallies, and whether they were entered as who took most."""
+
+    tallies: list[rules.Tally]
+    quick: bool
+
+
+def hand_delete_last(*, match: Match, number: int, hand_id: int | None = None) -> HandUndone | None:
     """Delete hand `number`, which must be the last, and re-score (a won match is open again).
-    Returns the deleted hand's tallies.
+    Returns what the deleted hand held.
 
     The number makes a resend harmless: once the hand is gone, a second request for it is refused
     instead of deleting the hand before it. With `hand_id` (an undo right after a save) the hand
@@ -518,7 +524,7 @@ def hand_delete_last(
     tallies = [t.as_rules_tally() for t in last.tallies.order_by("side__position")]
     last.delete()
     rescore(match)
-    return tallies
+    return HandUndone(tallies, last.quick)
 
 
 @transaction.atomic

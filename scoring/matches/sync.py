@@ -82,7 +82,8 @@ def hand_sync(request: ScopedRequest, pk: int) -> JsonResponse:
         return JsonResponse({"state": "invalid", "errors": errors}, status=400)
     except services.HandNumberTaken as taken:
         match = request.scope.match(pk)
-        clash = selectors.hand_clash(match, taken.number, taken.next_number, taken.tallies)
+        quick = answers.quick_asked(request)
+        clash = selectors.hand_clash(match, taken.number, taken.next_number, taken.tallies, quick)
         answer = {
             "state": "conflict",
             "number": taken.number,

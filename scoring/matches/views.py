@@ -294,7 +294,9 @@ def hand_delete(request: LinkedRequest, pk: int) -> HttpResponse:
         note, level = _deleted_note(number, hand_id, undone is not None), messages.SUCCESS
         match.refresh_from_db()
         if undone is not None and match.is_open and match.hand_count == number - 1:
-            initial = HandForm.initial_for(number, undone)
+            initial = HandForm.initial_for(
+                number, undone.tallies, quick=undone.quick, counted=not undone.quick
+            )
             form = HandForm.for_match(match, initial=initial)
     if not request.htmx:
         if form is not None:

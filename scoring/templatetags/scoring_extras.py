@@ -12,6 +12,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 
 from scoring.engine import charts, rules
+from scoring.matches.selectors import quick_word
 from scoring.web import once, watch
 
 register = template.Library()
@@ -234,11 +235,7 @@ def local_time(moment: datetime) -> str:
     return format_html('<time datetime="{}" data-local-time>{}</time>', moment.isoformat(), shown)
 
 
-QUICK_SHARES = {"most": gettext_lazy("most"), "tie": gettext_lazy("tie"), "fewer": "–"}
-
-
 @register.filter
 def quick_count(tally: Any, kind: str) -> str:
-    """A quick hand's cards or spades (RULES.md §7.1) as what they stand for: "most", "tie" or
-    "–", never the stand-in number."""
-    return str(QUICK_SHARES[rules.quick_share(kind, getattr(tally, kind))])
+    """A quick hand's cards or spades (RULES.md §7.1) as what they stand for (`quick_word`)."""
+    return quick_word(kind, getattr(tally, kind))

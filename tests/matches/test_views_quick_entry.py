@@ -147,3 +147,40 @@ def test_a_quick_hand_goes_out_and_comes_back_quick(user_client, casino_match):
     exported["hands"][0]["quick"] = "yes"
     assert "quick must be true or false" in upload(exported)
     assert Hand.objects.count() == 2
+
+
+@pytest.mark.parametrize("htmx", [False, True], ids=["form", "htmx"])
+def test_an_undone_quick_hand_comes_back_as_taps(user_client, casino_match, htmx):
+    user_client.post(app_url("hand-create", casino_match), TAPPED)
+    undo = {"undo": f"1:{Hand.objects.get().pk}"}
+    answer = user_client.post(
+        app_url("hand-delete", casino_match), undo, headers=HX if htmx else {}
+    )
+    body = answer.content.decode() if htmx else user_client.get(answer["Location"]).content.decode()
+    assert not Hand.objects.exists()
+    assert re.search(r'name="most_cards" value="0"[^>]*checked', body)
+    assert 'name="cards_0"' not in body and 'value="27"' not in body
+
+
+def test_an_earlier_quick_version_shows_most_in_the_history(user_client, casino_match):
+    user_client.post(app_url("hand-create", casino_match), TAPPED)
+    exact = {"number": "1", "cards_0": "30", "spades_0": "9", "card_10D": "0", "card_AC": "0"}
+    assert user_client.post(app_url("hand-edit", casino_match, 1), exact).status_code == 302
+    history = re.sub(
+        r"<[^>]+>", " ", user_client.get(app_url("hand-history", casino_match, 1)).content.decode()
+    )
+    assert "30" in history and "9" in history  # the counts now
+    assert "27" not in history and " 6 " not in history  # the first version: who took most
+    assert history.count("most") >= 2
+
+
+def test_a_clash_with_a_quick_hand_shows_most_not_its_stand_in_counts(user_client, casino_match):
+    user_client.post(app_url("hand-create", casino_match), TAPPED)
+    other = {**TAPPED, "most_cards": "1"}  # typed on another phone for the same hand
+    form = user_client.post(app_url("hand-create", casino_match), other, headers=HX)
+    sent = user_client.post(app_url("hand-sync", casino_match), {**other, "client_id": "p2-1"})
+    assert (form.status_code, sent.status_code) == (409, 409)
+    clash = form.content.decode().split('class="clash-versions"', 1)[1]
+    assert "most" in clash and ">27<" not in clash and ">25<" not in clash
+    assert {side["cards"] for side in sent.json()["saved"] + sent.json()["mine"]} == {"most", "–"}
+    assert Hand.objects.count() == 1
