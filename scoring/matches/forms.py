@@ -520,29 +520,21 @@ def _count_fields(
 ) -> dict[str, forms.Field]:
     """One side's cards, spades and sweeps (the last side's cards and spades may be blank); in
     quick entry its sweeps only."""
+    counts = () if quick else (("cards", rules.PACK), ("spades", rules.SPADES))
+    labels = {"cards": _("%(side)s: cards"), "spades": _("%(side)s: spades")}
     fields: dict[str, forms.Field] = {
-        f"cards_{position}": forms.IntegerField(
-            label=_("%(side)s: cards") % {"side": name},
-            min_value=0,
-            max_value=rules.PACK,
-            required=not last,
-        ),
-        f"spades_{position}": forms.IntegerField(
-            label=_("%(side)s: spades") % {"side": name},
-            min_value=0,
-            max_value=rules.SPADES,
-            required=not last,
-        ),
-        f"sweeps_{position}": forms.IntegerField(
-            label=_("%(side)s: sweeps") % {"side": name},
-            min_value=0,
-            max_value=rules.MAX_SWEEPS,
-            required=False,
-            initial=0,
-        ),
+        f"{kind}_{position}": forms.IntegerField(
+            label=labels[kind] % {"side": name}, min_value=0, max_value=whole, required=not last
+        )
+        for kind, whole in counts
     }
-    if quick:
-        del fields[f"cards_{position}"], fields[f"spades_{position}"]
+    fields[f"sweeps_{position}"] = forms.IntegerField(
+        label=_("%(side)s: sweeps") % {"side": name},
+        min_value=0,
+        max_value=rules.MAX_SWEEPS,
+        required=False,
+        initial=0,
+    )
     return fields
 
 
