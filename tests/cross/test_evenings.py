@@ -135,6 +135,18 @@ class Expected:
     paper: rules.Paper | None = None
     # The outbox's sends: client id -> what was sent.
     sent: dict[str, Sent] = field(default_factory=dict)
+    # The numbers of the hands entered as who took most (RULES.md §7.1).
+    quick: set[int] = field(default_factory=set)
+
+    def add(self, tallies: list[rules.Tally], fields: dict[str, str] | None = None) -> None:
+        """A hand stored as the next one (entered quickly if its form's mode says so)."""
+        self.hands.append(tallies)
+        quick = fields is not None and fields.get("mode") == rules.QUICK
+        (self.quick.add if quick else self.quick.discard)(len(self.hands))
+
+    def undo(self) -> None:
+        self.quick.discard(len(self.hands))
+        self.hands.pop()
 
     def score(self) -> rules.MatchScore:
         if self.paper is not None:
@@ -481,7 +493,7 @@ class Evening(RuleBasedStateMachine):
         )
         if fresh:
             assert answer.status_code in (302, 200, 201), (how, answer.status_code)
-            expected.hands.append(tallies)
+            expected.add(tallies, fields)
         elif same:
             assert answer.status_code in (302, 200), (how, answer.status_code)
         else:
@@ -493,7 +505,7 @@ class Evening(RuleBasedStateMachine):
                 again = self._ask(phone, "post", url, kept, **headers)
                 assert expected.open and int(kept["number"]) == len(expected.hands) + 1
                 assert again.status_code in (302, 200), again.status_code
-                expected.hands.append(tallies)
+                expected.add(tallies, kept)
                 REACHED["clash kept mine"] += 1
             elif answer.status_code == 409:
                 REACHED[f"clash {how} {'with' if keep else 'without'} keep mine"] += 1
@@ -534,7 +546,7 @@ class Evening(RuleBasedStateMachine):
             answer = self._ask(phone, "post", url, fields, **headers)
             assert answer.status_code in (200, 201, 302), (how, answer.status_code)
             phone.circle = expected.circle
-        expected.hands.append(tallies)
+        expected.add(tallies)
         self.touched.add(expected.pk)
 
     @staticmethod
@@ -586,7 +598,7 @@ class Evening(RuleBasedStateMachine):
             assert Hand.objects.filter(match_id=expected.pk).count() == before
         elif fresh:  # refused the first time (or undone since), the match open again
             assert answer.status_code == 201, again
-            expected.hands.append(tallies)
+            expected.add(tallies, sent.fields)
             sent.stored = True
         elif same:
             assert again["state"] == "saved" and again["number"] == number, (sent.first, again)
@@ -609,7 +621,7 @@ class Evening(RuleBasedStateMachine):
             fields = {"undo": f"{number}:{hand.pk}"}
         answer = self._ask(phone, "post", app_url("hand-delete", expected.pk), fields)
         assert answer.status_code == 302
-        expected.hands.pop()
+        expected.undo()
         for sent in expected.sent.values():
             if sent.number > len(expected.hands):
                 sent.stored = False  # its hand is gone: a resend is a new send
@@ -646,6 +658,7 @@ class Evening(RuleBasedStateMachine):
         else:
             assert answer.status_code == 302, answer.status_code
             expected.hands = changed
+            expected.quick.discard(number)  # fixed with counts
             if score.status is rules.Status.WON:
                 expected.abandoned = False  # its hands decide it now, as abandoning a won match
         self.touched.add(expected.pk)
@@ -765,7 +778,7 @@ class Evening(RuleBasedStateMachine):
             number = len(expected.hands)
             answer = self._ask(phone, "post", app_url("hand-delete", pk), {"number": number})
             assert answer.status_code == 302, answer.status_code
-            expected.hands.pop()
+            expected.undo()
             for sent in expected.sent.values():
                 if sent.number > len(expected.hands):
                     sent.stored = False
@@ -826,6 +839,7 @@ class Evening(RuleBasedStateMachine):
             last_hand=expected.last_hand,
             # A table played on paper goes out and comes back with its result.
             paper=expected.paper,
+            quick=set(expected.quick),
         )
         self.matches.append(mirror)
         self.touched.add(copy.pk)
@@ -1253,6 +1267,8 @@ class Evening(RuleBasedStateMachine):
             for hand in Hand.objects.filter(match=match).order_by("number")
         ]
         assert stored == expected.hands, "every acknowledged hand stored once, in its place"
+        quick = Hand.objects.filter(match=match, quick=True).values_list("number", flat=True)
+        assert set(quick) == expected.quick, "a hand entered quickly is stored as quick"
         assert match.hand_count == len(expected.hands)
         score = expected.score()
         sides = list(match.sides.order_by("position").values_list("total", flat=True))
