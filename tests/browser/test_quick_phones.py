@@ -1,0 +1,76 @@
+"""Quick entry as people use it: without signal through the outbox, on a second phone, with a
+double tap, a reload and Back."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from playwright.sync_api import expect
+from test_offline import _controlled, _until
+from test_offline_scoring import ENGINE_KEPT
+
+from scoring.models import Hand
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+# Ana most cards, the 10♦ and A♣; Ben most spades and the rest: 3 + 2 + 1 to Ana, 1 + 1 + 3 to Ben.
+TAPS = ("label[for=id_most_cards_0]", "label[for=id_card_10D_0]", "label[for=id_card_AC_0]")
+
+
+def _quick_board(page: Any, log_in: Any, start_match: Any) -> str:
+    log_in(page)
+    board = start_match(page, ["Ana", "Ben"])
+    page.click("text=Not counting cards? Tap who took most")
+    page.wait_for_url(f"{board}?mode=quick")
+    return board
+
+
+def _tap(page: Any) -> None:
+    for tap in TAPS:
+        page.click(tap)
+
+
+def test_a_quick_hand_without_signal_waits_and_is_stored_quick(page, log_in, start_match):
+    _quick_board(page, log_in, start_match)
+    _controlled(page)
+    _until(page, ENGINE_KEPT, timeout=10)
+    page.context.set_offline(True)
+    _tap(page)
+    page.click("button.save")
+    expect(page.locator("[data-outbox-list] > li")).to_have_count(1)
+    expect(page.locator("[data-total]")).to_have_text(["6", "5"])  # scored on the phone
+    # The next hand is asked the same way, blank.
+    expect(page.locator("input[name=most_cards]")).to_have_count(3)
+    expect(page.locator("input[name=most_cards]:checked")).to_have_count(0)
+    page.context.set_offline(False)
+    page.evaluate("window.dispatchEvent(new Event('online'))")
+    expect(page.locator("[data-outbox-list] > li")).to_have_count(0)
+    hand = Hand.objects.get()
+    assert hand.quick
+    assert list(hand.match.sides.order_by("position").values_list("total", flat=True)) == [6, 5]
+
+
+def test_a_second_phone_a_double_tap_a_reload_and_back(new_page, log_in, start_match):
+    page = new_page()
+    board = _quick_board(page, log_in, start_match)
+    other = new_page()  # the same account on a second phone, its board counting cards
+    other.context.add_cookies(page.context.cookies())
+    other.goto(board)
+    expect(other.locator("#id_cards_0")).to_be_visible()
+
+    _tap(page)
+    page.dblclick("button.save")
+    expect(page.locator("#hands > tr")).to_have_count(1)
+    assert Hand.objects.count() == 1 and Hand.objects.get().quick
+    page.reload()
+    expect(page.locator("input[name=most_cards]")).to_have_count(3)  # still quick
+    page.go_back()  # the board before quick entry was asked
+    expect(page.locator("#id_cards_0")).to_be_visible()
+
+    other.reload()
+    expect(other.locator("[data-total]")).to_have_text(["6", "5"])
+    other.goto(f"{board}hands/1/")
+    cards = other.locator("table.breakdown tr", has_text="Cards")
+    expect(cards).to_contain_text("most")
+    expect(cards).not_to_contain_text("27")
