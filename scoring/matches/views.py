@@ -82,15 +82,18 @@ def match_offline(request: ScopedRequest) -> HttpResponse:
     rendered with placeholders, `[[0]]`, for the side names the phone puts in."""
     hand_forms = [
         (
-            f"{sides}-{variant}",
+            f"{sides}-{variant}{'-quick' if mode else ''}",
             HandForm(
                 side_names=[f"[[{side}]]" for side in range(sides)],
                 variant=variant,
-                initial={"number": 1},
+                initial={"number": 1, "mode": mode},
             ),
         )
         for sides in range(2, 5)
         for variant in (rules.Variant.CASINO, *OWN_HAND_FORMS)
+        # Quick entry (who took most) where the table has it: local.js switches between them.
+        for mode in ("", rules.QUICK)
+        if not mode or rules.quick_entry(variant, sides)
     ]
     return render(request, "scoring/matches/match_offline.html", {"hand_forms": hand_forms})
 

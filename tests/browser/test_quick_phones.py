@@ -8,6 +8,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import expect
 from test_offline import _controlled, _until
+from test_offline_evening import _online, _ready_for_the_evening
 from test_offline_scoring import ENGINE_KEPT
 
 from scoring.models import Hand
@@ -74,3 +75,29 @@ def test_a_second_phone_a_double_tap_a_reload_and_back(new_page, log_in, start_m
     cards = other.locator("table.breakdown tr", has_text="Cards")
     expect(cards).to_contain_text("most")
     expect(cards).not_to_contain_text("27")
+
+
+def test_a_match_started_without_signal_takes_quick_hands(page, log_in, start_match, live_server):
+    _ready_for_the_evening(page, log_in, start_match)
+    page.goto(f"{live_server.url}/matches/new/")  # the phone's copy
+    page.fill("#id_seat_0", "Ana")
+    page.fill("#id_seat_1", "Cleo")
+    page.check("input[name=first_dealer][value='0']")
+    page.click("form.match-setup button[type=submit]")
+    page.wait_for_url("**/matches/offline/#*")
+    page.click("button[data-entry-mode=quick]")
+    expect(page.locator("#id_cards_0")).to_have_count(0)
+    _tap(page)
+    page.click("button.save")
+    expect(page.locator("[data-outbox-list] > li")).to_have_count(2)  # the match and its hand
+    expect(page.locator("[data-total]")).to_have_text(["6", "5"])
+    page.reload()  # still without signal: built again, still quick
+    expect(page.locator("input[name=most_cards]")).to_have_count(3)
+    page.click("button[data-entry-mode='']")  # and back to counting
+    expect(page.locator("#id_cards_0")).to_be_visible()
+    _online(page)
+    page.wait_for_url(f"{live_server.url}/matches/*/")
+    hand = Hand.objects.get(match__client_id__gt="")
+    assert hand.quick
+    totals = hand.match.sides.order_by("position").values_list("total", flat=True)
+    assert list(totals) == [6, 5]

@@ -159,9 +159,15 @@ def test_the_page_of_a_match_started_offline_has_a_hand_form_for_every_table(use
     assert response.status_code == 200
     keys = re.findall(r'data-hand-fields="([^"]+)"', html)
     assert sorted(keys) == sorted(
-        f"{sides}-{game}"
-        for sides in (2, 3, 4)
-        for game in ("casino", "swedish", "spade", "finnish")
+        [
+            *(
+                f"{sides}-{game}"
+                for sides in (2, 3, 4)
+                for game in ("casino", "swedish", "spade", "finnish")
+            ),
+            # Quick entry where the table has it: two sides, not Spade Casino.
+            *(f"2-{game}-quick" for game in ("casino", "swedish", "finnish")),
+        ]
     )
     assert "[[3]]" in html and 'name="last_capture"' in html and 'name="card_JS"' in html
     assert 'id="board-offline-words"' in html and "data-local-page" in html

@@ -233,6 +233,44 @@
     });
   }
 
+  // The hand form's fields for the match's table and game: the game's own where it has one
+  // (views.matches.OWN_HAND_FORMS), else Casino's; quick entry's (who took most) where asked and
+  // the table has it. A match started here keeps its choice on this phone.
+  function putFields(form, match, quick) {
+    function fieldsOf(game, mode) {
+      var key = match.sides.length + "-" + game + (mode ? "-quick" : "");
+      return document.querySelector('template[data-hand-fields="' + key + '"]');
+    }
+    var game = fieldsOf(match.rules.variant, false) ? match.rules.variant : "casino";
+    var template = (quick && fieldsOf(game, true)) || fieldsOf(game, false);
+    var fields = template.content.cloneNode(true);
+    named(fields, match.sides);
+    var number = form.querySelector("[name=number]");
+    var kept = number ? number.value : null;
+    form.querySelectorAll("[data-local-fields]").forEach(function (part) { part.remove(); });
+    var wrapper = element("div", "");
+    wrapper.dataset.localFields = "";
+    wrapper.appendChild(fields);
+    form.insertBefore(wrapper, form.querySelector(".form-actions"));
+    if (kept) form.querySelector("[name=number]").value = kept;
+  }
+  function entryMode(id) {
+    try { return localStorage.getItem("casino-quick:" + id) === "1"; } catch (error) { return false; }
+  }
+  document.addEventListener("click", function (event) {
+    var button = event.target.closest && event.target.closest("[data-entry-mode]");
+    var page = document.querySelector("[data-local-page]");
+    var data = document.getElementById("board-offline-match");
+    if (!button || !page || !data) return;
+    var id = window.location.hash.slice(1);
+    var quick = button.dataset.entryMode === "quick";
+    try { localStorage.setItem("casino-quick:" + id, quick ? "1" : "0"); } catch (error) { /* kept for now */ }
+    var form = button.closest("form");
+    putFields(form, JSON.parse(data.textContent), quick);
+    app.fillDerived(form);
+    form.dispatchEvent(new Event("input", { bubbles: true }));
+  });
+
   function build(page, entry) {
     var match = entry.board;
     var title = page.querySelector("[data-local-title]");
@@ -247,13 +285,7 @@
     data.appendChild(script);
     var form = document.querySelector("template[data-local-form]").content.firstElementChild.cloneNode(true);
     form.dataset.draft = LOCAL + entry.id;
-    // The game's own hand form where it has one (views.matches.OWN_HAND_FORMS), else Casino's.
-    function fieldsOf(game) {
-      return document.querySelector('template[data-hand-fields="' + match.sides.length + "-" + game + '"]');
-    }
-    var fields = (fieldsOf(match.rules.variant) || fieldsOf("casino")).content.cloneNode(true);
-    named(fields, match.sides);
-    form.insertBefore(fields, form.querySelector(".form-actions"));
+    putFields(form, match, entryMode(entry.id));
     // The score sheet's heads: a column per side, in its colour (_score_sheet.html).
     var sheet = page.querySelector("[data-local-sheet]");
     sheet.classList.add("sides-" + match.sides.length);
