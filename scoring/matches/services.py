@@ -492,7 +492,6 @@ def hand_edit(
     return hand
 
 
-@transaction.atomic
 class HandUndone(NamedTuple):
     """What a deleted hand held: its tallies, and whether they were entered as who took most."""
 
@@ -500,6 +499,7 @@ class HandUndone(NamedTuple):
     quick: bool
 
 
+@transaction.atomic
 def hand_delete_last(*, match: Match, number: int, hand_id: int | None = None) -> HandUndone | None:
     """Delete hand `number`, which must be the last, and re-score (a won match is open again).
     Returns what the deleted hand held.
