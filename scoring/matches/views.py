@@ -367,4 +367,7 @@ def match_delete(request: ScopedRequest, pk: int) -> HttpResponse:
 @once_per_form
 def match_rematch(request: ScopedRequest, pk: int) -> HttpResponse:
     match = request.scope.match(pk)
-    return redirect(services.match_rematch(match=match, by=request.user))
+    # A table that entered who took most goes on doing so (the board's ?mode=quick).
+    return redirect(
+        answers.board_url(request, services.match_rematch(match=match, by=request.user))
+    )

@@ -6,7 +6,7 @@ import re
 
 import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
-from helpers import HX, app_url
+from helpers import FIRST_11, HX, app_url
 
 from scoring.engine import rules
 from scoring.engine.rules import Rules
@@ -184,3 +184,14 @@ def test_a_clash_with_a_quick_hand_shows_most_not_its_stand_in_counts(user_clien
     assert "most" in clash and ">27<" not in clash and ">25<" not in clash
     assert {side["cards"] for side in sent.json()["saved"] + sent.json()["mine"]} == {"most", "–"}
     assert Hand.objects.count() == 1
+
+
+def test_a_rematch_of_a_quick_table_is_entered_quickly_too(user_client, casino_match):
+    for number in (1, 2):  # Ana 11 a hand: 22, past 21
+        services.hand_record(match=casino_match, number=number, tallies=FIRST_11)
+    board = user_client.get(app_url("match", casino_match) + "?mode=quick").content.decode()
+    assert 'name="mode" value="quick"' in board.split("data-rematch", 1)[1][:600]
+    answer = user_client.post(app_url("match-rematch", casino_match), {"mode": "quick"})
+    assert answer.status_code == 302 and answer["Location"].endswith("/?mode=quick")
+    counting = user_client.get(app_url("match", casino_match)).content.decode()
+    assert 'name="mode" value="quick"' not in counting.split("data-rematch", 1)[1][:600]
