@@ -72,19 +72,21 @@ test-fast: $(STAMP)
 # EVENING_STEPS steps, in shards of SOAK_SHARD evenings shared out over every core; prints the
 # evenings, steps and requests played and the distinct states reached (games x how matches
 # ended, tables, club-night formats). Each shard writes its figures when it ends, so a run cut
-# short still reports what it played. A failure prints its shrunk steps.
+# short still reports what it played, and SOAK_RESUME=1 plays only the shards it has no figures
+# of yet (a long soak over several sittings). A failure prints its shrunk steps.
 EVENINGS ?= 10000
 EVENING_STEPS ?= 40
 SOAK_SHARD ?= 250
 SOAK_REPORT ?= $(CURDIR)/.soak/evenings
+SOAK_RESUME ?= 0
 # Then the phone's side (tests/browser/test_phone_walk.py): two phones in Chromium, PHONE_STEPS
 # random steps for each of PHONE_SEEDS; prints each walk's steps by kind and its time, and a
 # failure's seed and steps.
 PHONE_STEPS ?= 400
 PHONE_SEEDS ?= 1,2,3,4
 soak: $(STAMP)
-	mkdir -p $(dir $(SOAK_REPORT)) && rm -f $(SOAK_REPORT).*.json
-	CASINO_EVENINGS=$(EVENINGS) CASINO_EVENING_STEPS=$(EVENING_STEPS) \
+	mkdir -p $(dir $(SOAK_REPORT)) && { test "$(SOAK_RESUME)" = 1 || rm -f $(SOAK_REPORT).*.json; }
+	CASINO_EVENINGS_RESUME=$(SOAK_RESUME) CASINO_EVENINGS=$(EVENINGS) CASINO_EVENING_STEPS=$(EVENING_STEPS) \
 		CASINO_EVENING_SHARDS=$$(( ($(EVENINGS) + $(SOAK_SHARD) - 1) / $(SOAK_SHARD) )) CASINO_EVENINGS_REPORT=$(SOAK_REPORT) \
 		$(PY) -m pytest -q -p no:cacheprovider -n auto tests/cross/test_evenings.py; status=$$?; \
 	$(PY) tests/cross/evenings_report.py $(SOAK_REPORT); \
