@@ -274,3 +274,34 @@ def _second_phone(new_page: Any, live_server: Any, account: Any, url: str) -> An
     second.wait_for_url(f"{live_server.url}/matches/")
     second.goto(url)
     return second
+
+
+def test_a_send_the_network_drops_is_tried_again_without_a_new_online_event(
+    page: Any, log_in: Any, start_match: Any
+) -> None:
+    """Signal coming back is seldom clean: the first send may find no network although the phone
+    says it is online (one "online" event, then nothing). The hand is sent a moment later by
+    itself, not left waiting for an event that does not come."""
+    log_in(page)
+    start_match(page, ["Ana", "Ben"])
+    _controlled(page)
+    page.context.set_offline(True)
+    _offline_hand(page, 30, 9, ("10D", "AS"))
+    expect(page.locator("[data-outbox-list] > li")).to_contain_text("Hand 1: waiting to be sent")
+
+    dropped: list[str] = []
+
+    def drop_the_first_send(route: Any) -> None:
+        if route.request.method == "POST" and not dropped:
+            dropped.append(route.request.url)
+            route.abort("internetdisconnected")
+        else:
+            route.continue_()
+
+    page.context.route("**/*", drop_the_first_send)
+    page.context.set_offline(False)
+    page.evaluate("window.dispatchEvent(new Event('online'))")
+    expect(page.locator("[data-outbox-list] > li")).to_have_count(0, timeout=15_000)
+    assert dropped, "the first send was not the one dropped"
+    match = Match.objects.get()
+    assert list(match.hands.values_list("number", flat=True)) == [1]

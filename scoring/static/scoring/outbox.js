@@ -1193,7 +1193,7 @@
         }
         return answered(response, answer);
       });
-    }, function () { return "stop"; });
+    }, function () { unreached = true; return "stop"; });
   }
 
   // One hand sent; says whether to go on with the next hand ("next"), with the next match's only
@@ -1264,17 +1264,35 @@
     return sent;
   }
 
+  // A call while a round is on (the network back twice, a page event) asks for one more round
+  // after it; a round the network failed while the phone says it is online (the signal still
+  // coming back) is tried again shortly, so nothing waits for the next "online" that may not come.
   var sending = false;
+  var again = false;
+  var unreached = false;
+  var UNREACHED_MS = 5000;  // doubled each round the server stays out of reach, to a minute
+  var unreachedRounds = 0;
+  var unreachedTimer = null;
   function sendOutbox() {
-    if (sending || !navigator.onLine || !account()) return Promise.resolve();
+    if (sending) { again = true; return Promise.resolve(); }
+    if (!navigator.onLine || !account()) return Promise.resolve();
     sending = true;
+    again = false;
+    unreached = false;
     return waiting().then(sendDue).then(function (sent) {
       sending = false;
       // The board of a match started here, now on the server: go to the server's board.
       var form = handForm();
       if (form && started[form.dataset.draft]) { window.location.replace(started[form.dataset.draft].url); return; }
       if (sent) refreshBoard();
-      return render().then(waiting).then(retryLater);
+      return render().then(waiting).then(retryLater).then(function () {
+        if (again) return sendOutbox();
+        window.clearTimeout(unreachedTimer);
+        unreachedRounds = unreached ? unreachedRounds + 1 : 0;
+        if (!unreached || !navigator.onLine) return;
+        var wait = Math.min(UNREACHED_MS * Math.pow(2, unreachedRounds - 1), 60000);
+        unreachedTimer = window.setTimeout(sendOutbox, wait);
+      });
     }, function () { sending = false; });
   }
 
