@@ -11,7 +11,7 @@ from test_offline import _controlled, _until
 from test_offline_evening import _online, _ready_for_the_evening
 from test_offline_scoring import ENGINE_KEPT
 
-from scoring.models import Hand
+from scoring.models import Hand, Match
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -101,3 +101,36 @@ def test_a_match_started_without_signal_takes_quick_hands(page, log_in, start_ma
     assert hand.quick
     totals = hand.match.sides.order_by("position").values_list("total", flat=True)
     assert list(totals) == [6, 5]
+
+
+def test_a_rematch_of_a_quick_table_won_without_signal_stays_quick(
+    page: Any, log_in: Any, start_match: Any, live_server: Any
+) -> None:
+    """A table started and won on the phone in quick entry: its rematch, started on the phone
+    too, asks who took most (after a reload too); once signal is back the phone lands on the
+    server's board of the rematch in quick entry."""
+    _ready_for_the_evening(page, log_in, start_match)
+    page.goto(f"{live_server.url}/matches/new/")  # the phone's copy
+    page.fill("#id_seat_0", "Ana")
+    page.fill("#id_seat_1", "Cleo")
+    page.check("input[name=first_dealer][value='0']")
+    page.check("input[name=target][value='other']")
+    page.click("details.options > summary")
+    page.fill("#id_target_other", "5")
+    page.click("form.match-setup button[type=submit]")
+    page.wait_for_url("**/matches/offline/#*")
+    page.click("button[data-entry-mode=quick]")
+    _tap(page)
+    page.click("button.save")  # Ana 6, Cleo 5: Ana wins
+    page.click("[data-local-rematch]")
+    expect(page.locator("[data-total]")).to_have_text(["0", "0"])
+    expect(page.locator("input[name=most_cards]")).to_have_count(3)  # quick, as the table was
+    expect(page.locator("#id_cards_0")).to_have_count(0)
+    page.reload()  # built again from what the phone keeps: still quick
+    expect(page.locator("input[name=most_cards]")).to_have_count(3)
+    _online(page)
+    page.wait_for_url(f"{live_server.url}/matches/*/?mode=quick", timeout=15_000)
+    expect(page.locator("input[name=most_cards]")).to_have_count(3)
+    rematch = Match.objects.get(rematch_of__isnull=False)
+    assert page.url.endswith(f"{rematch.get_absolute_url()}?mode=quick")
+    assert [hand.quick for hand in Hand.objects.filter(match=rematch.rematch_of)] == [True]

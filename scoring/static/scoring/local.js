@@ -186,14 +186,15 @@
     var match = readJson("board-offline-match");
     if (rematchOf && match) {
       event.preventDefault();
-      rematch(match, match.hand_count, rematchOf[1]);
+      var mode = form.querySelector("[name=mode]");
+      rematch(match, match.hand_count, rematchOf[1], Boolean(mode && mode.value === "quick"));
     }
   });
 
   // --- a rematch ---------------------------------------------------------------------------------
   // The same players, seats and rules; the next dealer deals first (services.match_rematch). A
-  // match has one rematch: asked again, the one waiting opens.
-  function rematch(match, played, of) {
+  // match has one rematch: asked again, the one waiting opens. A quick table stays quick.
+  function rematch(match, played, of, quick) {
     if (starting) return null;
     starting = true;
     return engine().then(function (E) {
@@ -204,8 +205,10 @@
       var heading = document.querySelector(".match-title");
       var game = heading ? (heading.dataset.game || heading.firstChild.textContent).trim() : rules.variant;
       var totals = match.sides.map(function () { return 0; });
+      var id = outbox.newId();
+      if (quick) outbox.keepEntryQuick(id, true);
       return startOnce({
-        id: outbox.newId(), kind: "match", account: outbox.account(), created: Date.now(), state: "waiting",
+        id: id, kind: "match", account: outbox.account(), created: Date.now(), state: "waiting",
         action: body.matchSync, fields: [], circle: "", rematch_of: String(of), game: game,
         board: boardOf(E, rules, match.sides, match.seats, next.dealer_seat, totals),
       }, function (other) { return other.rematch_of === String(of); });
@@ -254,9 +257,6 @@
     form.insertBefore(wrapper, form.querySelector(".form-actions"));
     if (kept) form.querySelector("[name=number]").value = kept;
   }
-  function entryMode(id) {
-    try { return localStorage.getItem("casino-quick:" + id) === "1"; } catch (error) { return false; }
-  }
   document.addEventListener("click", function (event) {
     var button = event.target.closest && event.target.closest("[data-entry-mode]");
     var page = document.querySelector("[data-local-page]");
@@ -264,7 +264,7 @@
     if (!button || !page || !data) return;
     var id = window.location.hash.slice(1);
     var quick = button.dataset.entryMode === "quick";
-    try { localStorage.setItem("casino-quick:" + id, quick ? "1" : "0"); } catch (error) { /* kept for now */ }
+    outbox.keepEntryQuick(id, quick);
     var form = button.closest("form");
     putFields(form, JSON.parse(data.textContent), quick);
     app.fillDerived(form);
@@ -285,7 +285,7 @@
     data.appendChild(script);
     var form = document.querySelector("template[data-local-form]").content.firstElementChild.cloneNode(true);
     form.dataset.draft = LOCAL + entry.id;
-    putFields(form, match, entryMode(entry.id));
+    putFields(form, match, outbox.entryQuick(entry.id));
     // The score sheet's heads: a column per side, in its colour (_score_sheet.html).
     var sheet = page.querySelector("[data-local-sheet]");
     sheet.classList.add("sides-" + match.sides.length);
@@ -356,6 +356,12 @@
   document.addEventListener("DOMContentLoaded", showOffline);
   window.addEventListener("online", showOffline);
   window.addEventListener("offline", showOffline);
+
+  // The board of a match started here is named by the address's #id: another id (the rematch
+  // of such a match, Back to the match before it) is another board, drawn afresh.
+  window.addEventListener("hashchange", function () {
+    if (document.querySelector("[data-local-page]")) window.location.reload();
+  });
 
   // What outbox.js uses: the rematch button of a match won on the phone.
   window.casinoLocal = { rematch: rematch };

@@ -547,7 +547,12 @@
     var form = handForm();
     if (!window.casinoLocal || !form) return null;
     var again = button(said.rematch, "primary big", function () {
-      window.casinoLocal.rematch(match, played, form.dataset.draft);
+      // Quick as the table was: the server's form says so by its mode, a match started here by
+      // what this phone keeps for it.
+      var mode = form.querySelector("[name=mode]"), draft = form.dataset.draft || "";
+      var quick = (mode && mode.value === "quick") ||
+        (draft.indexOf(LOCAL) === 0 && entryQuick(draft.slice(LOCAL.length)));
+      window.casinoLocal.rematch(match, played, draft, Boolean(quick));
     });
     again.setAttribute("data-local-rematch", "");
     app.holdButton(again);
@@ -1130,6 +1135,19 @@
   // makes a resend harmless) and says where its hands go. The hands waiting for it, and a rematch
   // of it started here too, are told its number; the phone goes to the server's board.
   var started = {};  // LOCAL + id -> the server's answer, for this round of sending
+  // Quick entry (who took most) chosen on this phone for a match started here; its server board
+  // keeps it (?mode=quick, as answers.board_url asks).
+  function entryQuick(id) {
+    try { return localStorage.getItem("casino-quick:" + id) === "1"; } catch (error) { return false; }
+  }
+  function keepEntryQuick(id, quick) {
+    try { localStorage.setItem("casino-quick:" + id, quick ? "1" : "0"); } catch (error) { /* kept for now */ }
+  }
+  function quickUrl(url) {
+    var address = new URL(url, window.location.href);
+    address.searchParams.set("mode", "quick");
+    return address.pathname + address.search + address.hash;
+  }
   function sendMatch(entry) {
     var body = new URLSearchParams(entry.fields || []);
     if (entry.circle) body.set("circle", entry.circle);
@@ -1137,6 +1155,7 @@
     return post(entry, body, function (response, answer) {
       var state = answer && answer.state;
       if (response.ok && state === "saved") {
+        if (entryQuick(entry.id)) answer.url = quickUrl(answer.url);
         started[LOCAL + entry.id] = answer;
         try {
           localStorage.setItem("casino-started:" + entry.id, answer.url);
@@ -1300,7 +1319,7 @@
   window.casinoOutbox = {
     LOCAL: LOCAL, account: account, newId: newId, keep: keep, waiting: waiting, render: render,
     sendOutbox: sendOutbox, loadEngine: loadEngine, readJson: readJson, words: words, element: element,
-    rulesOf: rulesOf, rulesJson: rulesJson,
+    rulesOf: rulesOf, rulesJson: rulesJson, entryQuick: entryQuick, keepEntryQuick: keepEntryQuick,
   };
 
   window.addEventListener("online", function () { render(); sendOutbox(); });
