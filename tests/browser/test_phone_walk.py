@@ -65,6 +65,7 @@ KINDS = (
     "double",
     *["offline"] * 2,
     *["online"] * 3,
+    "flaky-online",
     *["undo"] * 2,
     "reload",
     *["resolve"] * 5,
@@ -188,10 +189,10 @@ class Walk:
             entry.state, entry.next = ("sent", None) if outcome == "saved" else (outcome, number)
         phone.outbox = [entry for entry in phone.outbox if entry.state != "sent"]
 
-    def settle(self, phone: Phone) -> None:
+    def settle(self, phone: Phone, wait: float = SETTLE_S) -> None:
         """Wait (bounded) until the phone's outbox is what the model says, then check it is."""
         wanted = [entry.row() for entry in phone.outbox]
-        deadline = time.monotonic() + SETTLE_S
+        deadline = time.monotonic() + wait
         kept = self.outbox(phone)
         while kept != wanted and time.monotonic() < deadline:
             phone.page.wait_for_timeout(100)
@@ -240,6 +241,30 @@ class Walk:
         waiting = [entry.number for entry in phone.outbox if entry.state == "waiting"]
         self.flush(phone)
         self.say(f"{phone.name} has signal again (sends {waiting})")
+        return True
+
+    def do_flaky_online(self, phone: Phone, *_: Any) -> bool:
+        """Signal comes back unsteadily: the phone says it is online, but the network loses its
+        first send; the outbox sends again by itself (no second "online" comes)."""
+        if phone.online or not any(entry.state == "waiting" for entry in phone.outbox):
+            return False
+        dropped: list[str] = []
+
+        def drop_the_first_send(route: Any) -> None:
+            if route.request.method == "POST" and not dropped:
+                dropped.append(route.request.url)
+                route.abort("internetdisconnected")
+            else:
+                route.continue_()
+
+        context = phone.page.context
+        context.route("**/*", drop_the_first_send)
+        try:
+            self.do_online(phone)
+            self.say(f"  (the network lost {phone.name}'s first send)")
+            self.settle(phone, wait=SETTLE_S + 5)  # outbox.js tries again 5 s after the loss
+        finally:
+            context.unroute("**/*", drop_the_first_send)
         return True
 
     def do_save(self, phone: Phone, deal: int, _pick: float, _keep: bool, double: bool = False):
