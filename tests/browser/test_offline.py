@@ -2,6 +2,8 @@
 wait in an outbox and are sent once, in order, when the network is back."""
 
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -40,6 +42,26 @@ def _until(page: Any, script: str, timeout: float = 5.0) -> None:
     while not page.evaluate(script):
         assert time.monotonic() < deadline, f"never true: {script}"
         page.wait_for_timeout(100)
+
+
+@contextmanager
+def first_send_lost(context: Any) -> Iterator[list[str]]:
+    """While inside: the network loses the first POST of `context` (signal not quite back);
+    gives the list of what it lost."""
+    dropped: list[str] = []
+
+    def drop_the_first_send(route: Any) -> None:
+        if route.request.method == "POST" and not dropped:
+            dropped.append(route.request.url)
+            route.abort("internetdisconnected")
+        else:
+            route.continue_()
+
+    context.route("**/*", drop_the_first_send)
+    try:
+        yield dropped
+    finally:
+        context.unroute("**/*", drop_the_first_send)
 
 
 def _controlled(page: Any) -> None:
@@ -289,19 +311,10 @@ def test_a_send_the_network_drops_is_tried_again_without_a_new_online_event(
     _offline_hand(page, 30, 9, ("10D", "AS"))
     expect(page.locator("[data-outbox-list] > li")).to_contain_text("Hand 1: waiting to be sent")
 
-    dropped: list[str] = []
-
-    def drop_the_first_send(route: Any) -> None:
-        if route.request.method == "POST" and not dropped:
-            dropped.append(route.request.url)
-            route.abort("internetdisconnected")
-        else:
-            route.continue_()
-
-    page.context.route("**/*", drop_the_first_send)
-    page.context.set_offline(False)
-    page.evaluate("window.dispatchEvent(new Event('online'))")
-    expect(page.locator("[data-outbox-list] > li")).to_have_count(0, timeout=15_000)
+    with first_send_lost(page.context) as dropped:
+        page.context.set_offline(False)
+        page.evaluate("window.dispatchEvent(new Event('online'))")
+        expect(page.locator("[data-outbox-list] > li")).to_have_count(0, timeout=15_000)
     assert dropped, "the first send was not the one dropped"
     match = Match.objects.get()
     assert list(match.hands.values_list("number", flat=True)) == [1]

@@ -42,7 +42,7 @@ from typing import Any
 import pytest
 from conftest import PASSWORD
 from playwright.sync_api import expect
-from test_offline import _controlled, _until
+from test_offline import _controlled, _until, first_send_lost
 from test_offline_scoring import ENGINE_KEPT
 
 from scoring.access import personal_circle
@@ -248,23 +248,10 @@ class Walk:
         first send; the outbox sends again by itself (no second "online" comes)."""
         if phone.online or not any(entry.state == "waiting" for entry in phone.outbox):
             return False
-        dropped: list[str] = []
-
-        def drop_the_first_send(route: Any) -> None:
-            if route.request.method == "POST" and not dropped:
-                dropped.append(route.request.url)
-                route.abort("internetdisconnected")
-            else:
-                route.continue_()
-
-        context = phone.page.context
-        context.route("**/*", drop_the_first_send)
-        try:
+        with first_send_lost(phone.page.context):
             self.do_online(phone)
             self.say(f"  (the network lost {phone.name}'s first send)")
             self.settle(phone, wait=SETTLE_S + 5)  # outbox.js tries again 5 s after the loss
-        finally:
-            context.unroute("**/*", drop_the_first_send)
         return True
 
     def do_save(self, phone: Phone, deal: int, _pick: float, _keep: bool, double: bool = False):

@@ -77,15 +77,27 @@ def test_a_second_phone_a_double_tap_a_reload_and_back(new_page, log_in, start_m
     expect(cards).not_to_contain_text("27")
 
 
-def test_a_match_started_without_signal_takes_quick_hands(page, log_in, start_match, live_server):
+def _quick_table_without_signal(
+    page: Any, log_in: Any, start_match: Any, live_server: Any, target: str = ""
+) -> None:
+    """Ana and Cleo's match started on the phone without signal (to `target` if given), in
+    quick entry."""
     _ready_for_the_evening(page, log_in, start_match)
     page.goto(f"{live_server.url}/matches/new/")  # the phone's copy
     page.fill("#id_seat_0", "Ana")
     page.fill("#id_seat_1", "Cleo")
     page.check("input[name=first_dealer][value='0']")
+    if target:
+        page.check("input[name=target][value='other']")
+        page.click("details.options > summary")
+        page.fill("#id_target_other", target)
     page.click("form.match-setup button[type=submit]")
     page.wait_for_url("**/matches/offline/#*")
     page.click("button[data-entry-mode=quick]")
+
+
+def test_a_match_started_without_signal_takes_quick_hands(page, log_in, start_match, live_server):
+    _quick_table_without_signal(page, log_in, start_match, live_server)
     expect(page.locator("#id_cards_0")).to_have_count(0)
     _tap(page)
     page.click("button.save")
@@ -109,17 +121,7 @@ def test_a_rematch_of_a_quick_table_won_without_signal_stays_quick(
     """A table started and won on the phone in quick entry: its rematch, started on the phone
     too, asks who took most (after a reload too); once signal is back the phone lands on the
     server's board of the rematch in quick entry."""
-    _ready_for_the_evening(page, log_in, start_match)
-    page.goto(f"{live_server.url}/matches/new/")  # the phone's copy
-    page.fill("#id_seat_0", "Ana")
-    page.fill("#id_seat_1", "Cleo")
-    page.check("input[name=first_dealer][value='0']")
-    page.check("input[name=target][value='other']")
-    page.click("details.options > summary")
-    page.fill("#id_target_other", "5")
-    page.click("form.match-setup button[type=submit]")
-    page.wait_for_url("**/matches/offline/#*")
-    page.click("button[data-entry-mode=quick]")
+    _quick_table_without_signal(page, log_in, start_match, live_server, target="5")
     _tap(page)
     page.click("button.save")  # Ana 6, Cleo 5: Ana wins
     page.click("[data-local-rematch]")
