@@ -232,7 +232,7 @@ class Walk:
         self.say(f"{phone.name} loses signal")
         return True
 
-    def do_online(self, phone: Phone, *_: Any) -> bool:
+    def do_online(self, phone: Phone, *_: Any, wait: float = SETTLE_S) -> bool:
         if phone.online:
             return False
         phone.page.context.set_offline(False)
@@ -241,6 +241,12 @@ class Walk:
         waiting = [entry.number for entry in phone.outbox if entry.state == "waiting"]
         self.flush(phone)
         self.say(f"{phone.name} has signal again (sends {waiting})")
+        if waiting and not self.game.open:
+            # The match is over now (its own hands may have decided it): once they are sent,
+            # its board shows the result, before anyone types into the form it replaces.
+            self.settle(phone, wait=wait)
+            result = phone.page.locator("#board-status .result")
+            expect(result).to_be_visible(timeout=wait * 1000)
         return True
 
     def do_flaky_online(self, phone: Phone, *_: Any) -> bool:
@@ -249,9 +255,10 @@ class Walk:
         if phone.online or not any(entry.state == "waiting" for entry in phone.outbox):
             return False
         with first_send_lost(phone.page.context):
-            self.do_online(phone)
-            self.say(f"  (the network lost {phone.name}'s first send)")
-            self.settle(phone, wait=SETTLE_S + 5)  # outbox.js tries again 5 s after the loss
+            self.say(f"{phone.name}'s first send will be lost")
+            wait = SETTLE_S + 5  # outbox.js tries again 5 s after the loss
+            self.do_online(phone, wait=wait)
+            self.settle(phone, wait=wait)
         return True
 
     def do_save(self, phone: Phone, deal: int, _pick: float, _keep: bool, double: bool = False):
