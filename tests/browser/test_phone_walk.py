@@ -247,6 +247,7 @@ class Walk:
             self.settle(phone, wait=wait)
             result = phone.page.locator("#board-status .result")
             expect(result).to_be_visible(timeout=wait * 1000)
+            expect(phone.page.locator("#id_cards_0")).to_have_count(0, timeout=wait * 1000)
         return True
 
     def do_flaky_online(self, phone: Phone, *_: Any) -> bool:
