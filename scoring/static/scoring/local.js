@@ -186,8 +186,7 @@
     var match = readJson("board-offline-match");
     if (rematchOf && match) {
       event.preventDefault();
-      var mode = form.querySelector("[name=mode]");
-      rematch(match, match.hand_count, rematchOf[1], Boolean(mode && mode.value === "quick"));
+      rematch(match, match.hand_count, rematchOf[1], outbox.formQuick(form));
     }
   });
 

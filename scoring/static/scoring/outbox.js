@@ -547,12 +547,7 @@
     var form = handForm();
     if (!window.casinoLocal || !form) return null;
     var again = button(said.rematch, "primary big", function () {
-      // Quick as the table was: the server's form says so by its mode, a match started here by
-      // what this phone keeps for it.
-      var mode = form.querySelector("[name=mode]"), draft = form.dataset.draft || "";
-      var quick = (mode && mode.value === "quick") ||
-        (draft.indexOf(LOCAL) === 0 && entryQuick(draft.slice(LOCAL.length)));
-      window.casinoLocal.rematch(match, played, draft, Boolean(quick));
+      window.casinoLocal.rematch(match, played, form.dataset.draft, formQuick(form));
     });
     again.setAttribute("data-local-rematch", "");
     app.holdButton(again);
@@ -1143,6 +1138,13 @@
   function keepEntryQuick(id, quick) {
     try { localStorage.setItem("casino-quick:" + id, quick ? "1" : "0"); } catch (error) { /* kept for now */ }
   }
+  // A table's form in quick entry: the server's says so by its mode, the form of a match started
+  // here by what this phone keeps for that match.
+  function formQuick(form) {
+    var mode = form.querySelector("[name=mode]"), draft = form.dataset.draft || "";
+    return Boolean((mode && mode.value === "quick") ||
+      (draft.indexOf(LOCAL) === 0 && entryQuick(draft.slice(LOCAL.length))));
+  }
   function quickUrl(url) {
     var address = new URL(url, window.location.href);
     address.searchParams.set("mode", "quick");
@@ -1320,6 +1322,7 @@
     LOCAL: LOCAL, account: account, newId: newId, keep: keep, waiting: waiting, render: render,
     sendOutbox: sendOutbox, loadEngine: loadEngine, readJson: readJson, words: words, element: element,
     rulesOf: rulesOf, rulesJson: rulesJson, entryQuick: entryQuick, keepEntryQuick: keepEntryQuick,
+    formQuick: formQuick,
   };
 
   window.addEventListener("online", function () { render(); sendOutbox(); });
