@@ -195,3 +195,22 @@ def test_long_histories_are_walked_in_chunks(user, players):
     ratings_recompute(circle=user.personal_circle)
     assert Player.objects.get(pk=ana.pk).rated_matches == 600
     assert len(exchange.match_documents(user.personal_circle)) == 600
+
+
+def test_the_statistics_read_tallies_without_joining_what_they_do_not_need(user):
+    """A refresh reads the tallies of its matches with their side's match for the game, and no
+    order: Tally's default order joins the hand and the match again to sort, which PostgreSQL's
+    planner, its counts behind a bulk of new rows, once ran as nested loops for 107 s."""
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    from scoring.matches import demo, stats
+
+    demo.seed(user.personal_circle, 3, seed=5)
+    pks = list(Match.objects.values_list("pk", flat=True))
+    with CaptureQueriesContext(connection) as queries:
+        stats.player_summaries_refresh(pks)
+    (read,) = [
+        q["sql"] for q in queries if 'FROM "scoring_tally"' in q["sql"] and "SELECT" in q["sql"]
+    ]
+    assert "ORDER BY" not in read and '"scoring_hand"' not in read, read
