@@ -1291,7 +1291,7 @@
   var sending = false;
   var again = false;
   var unreached = false;
-  var UNREACHED_MS = 5000;  // doubled each round the server stays out of reach, to a minute
+  var UNREACHED_MS = 1000;  // doubled each round the server stays out of reach, to a minute
   var unreachedRounds = 0;
   var unreachedTimer = null;
   function sendOutbox() {
