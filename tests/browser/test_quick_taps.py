@@ -1,5 +1,5 @@
 """A typical two-player hand on a phone, touch by touch: five taps in quick entry (who took most,
-no typing), eight touches with exact counts."""
+no typing), seven touches with exact counts."""
 
 from __future__ import annotations
 
@@ -47,12 +47,14 @@ def test_a_typical_hand_in_quick_entry_is_five_taps(page, log_in, start_match, s
     expect(page.locator("input[name=most_cards]")).to_have_count(3)
 
 
-def test_a_typical_hand_with_counts_is_eight_touches(page, log_in, start_match) -> None:
+def test_a_typical_hand_with_counts_is_seven_touches(page, log_in, start_match) -> None:
     log_in(page)
     start_match(page, ["Ana", "Ben"])
-    # The cards box has the focus: 2, 7, Next (Enter) to spades, 6; Ben's counts the deck's.
+    # The cards box has the focus: 2, 7 (no third digit fits 52: on to spades by itself, as the
+    # form says), 6; Ben's counts the deck's.
     expect(page.locator("#id_cards_0")).to_be_focused()
-    keys = ["2", "7", "Enter", "6"]
+    expect(page.locator(".counts caption")).to_contain_text("the cursor moves on to spades")
+    keys = ["2", "7", "6"]
     for key in keys:
         page.keyboard.press(key)
     expect(page.locator("#id_spades_0")).to_have_value("6")
@@ -60,7 +62,56 @@ def test_a_typical_hand_with_counts_is_eight_touches(page, log_in, start_match) 
     for tap in taps:
         page.click(tap)
     page.click("button.save")
-    assert len(keys) + len(taps) + 1 == 8
+    assert len(keys) + len(taps) + 1 == 7
 
     expect(page.locator("#hands > tr")).to_have_count(1)
     assert stored(0) == (27, 6, False)
+
+
+@pytest.mark.parametrize(
+    ("keys", "cards", "spades"),
+    [
+        (["2", "7", "Enter", "6"], "27", "6"),  # Next from habit after a full count: let go
+        (["5", "Enter", "7"], "5", "7"),  # 5 may become 50: it waits for Next
+        (["5", "2", "6"], "52", "6"),  # the whole pack
+        (["8", "6"], "8", "6"),  # no second digit fits
+        (["0", "Enter", "4"], "0", "4"),  # 0 is not typed in full: 0 of 52 waits too
+    ],
+)
+def test_the_cursor_moves_on_only_after_a_full_count(
+    page, log_in, start_match, keys, cards, spades
+) -> None:
+    log_in(page)
+    start_match(page, ["Ana", "Ben"])
+    expect(page.locator("#id_cards_0")).to_be_focused()
+    for key in keys:
+        page.keyboard.press(key)
+    expect(page.locator("#id_cards_0")).to_have_value(cards)
+    expect(page.locator("#id_spades_0")).to_have_value(spades)
+    expect(page.locator("#id_spades_0")).to_be_focused()
+    # Next from spades still goes on to Ben's cards, and Next there to his spades.
+    page.keyboard.press("Enter")
+    expect(page.locator("#id_cards_1")).to_be_focused()
+
+
+@pytest.mark.parametrize(
+    "options",
+    [{"java_script_enabled": False}, {"has_touch": False, "is_mobile": False}],
+    ids=["without JavaScript", "with a mouse and a keyboard"],
+)
+def test_without_javascript_or_a_touch_screen_the_cursor_stays(
+    new_page, log_in, start_match, options
+) -> None:
+    page = new_page(**options)
+    log_in(page)
+    start_match(page, ["Ana", "Ben"])
+    expect(page.locator("#id_cards_0")).to_be_visible()
+    expect(page.locator(".counts caption .count-hint")).to_be_hidden()
+    if options.get("java_script_enabled") is False:
+        return
+    # 27, Tab, 7 as a keyboard types it: the cursor did not move on its own, so Tab reaches spades.
+    expect(page.locator("#id_cards_0")).to_be_focused()
+    page.keyboard.type("27")
+    page.keyboard.press("Tab")
+    page.keyboard.type("7")
+    expect(page.locator("#id_spades_0")).to_have_value("7")

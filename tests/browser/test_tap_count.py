@@ -15,8 +15,7 @@ def test_a_typical_hand_takes_at_most_ten_taps_and_keys(page, log_in, start_matc
     expect(page.locator("#id_cards_0")).to_be_focused()  # autofocus: no tap needed to start
 
     user = CountingUser(page)
-    user.type("27")  # Ana's cards; Ben's 25 follow from the deck
-    user.press("Tab")
+    user.type("27")  # Ana's cards; Ben's 25 follow from the deck; the cursor moves on to spades
     user.type("7")  # Ana's spades; Ben's 6 follow
     for card in ("10D", "AS", "AH"):  # Ana's special cards; the rest go to Ben untapped
         user.tap(f"label[for=id_card_{card}_0]")

@@ -165,9 +165,27 @@
     if (open && event.key === "Escape") { open.open = false; open.querySelector("summary").focus(); }
     var box = event.target, counts = "[data-source], [data-derived]";
     if (event.key !== "Enter" || !box.matches || !box.matches(counts)) return;
+    if (box === movedTo && box.value === "") { movedTo = null; event.preventDefault(); return; }
     var boxes = Array.prototype.slice.call(box.form.querySelectorAll(counts));
     var next = boxes[boxes.indexOf(box) + 1];
     if (next) { event.preventDefault(); next.focus(); next.select(); }
+  });
+  // On a phone (a touch screen's keyboard), a side's cards typed in full (no further digit fits
+  // the pack: 27 of 52, 8) move the cursor on to its spades, as the form's hint says there; a
+  // Next pressed from habit is then let go. A keyboard's Tab stays as it is.
+  var movedTo = null;
+  var touchScreen = window.matchMedia && window.matchMedia("(pointer: coarse)");
+  document.addEventListener("input", function (event) {
+    var box = event.target;
+    movedTo = null;
+    if (!touchScreen || !touchScreen.matches || !box.matches || !box.matches("[data-source=cards]")) return;
+    if (!/^[1-9]\d*$/.test(box.value)) return;
+    if (Number(box.value) * 10 <= Number(box.max) || Number(box.value) > Number(box.max)) return;
+    var spades = box.closest("tr").querySelector("[data-source=spades]");
+    if (!spades) return;
+    movedTo = spades;
+    spades.focus();
+    spades.select();
   });
 
   // Ask before destructive posts (the server does not depend on it).
