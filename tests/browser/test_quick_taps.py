@@ -53,7 +53,11 @@ def test_a_typical_hand_with_counts_is_seven_touches(page, log_in, start_match) 
     # The cards box has the focus: 2, 7 (no third digit fits 52: on to spades by itself, as the
     # form says), 6; Ben's counts the deck's.
     expect(page.locator("#id_cards_0")).to_be_focused()
-    expect(page.locator(".counts caption")).to_contain_text("the cursor moves on to spades")
+    # Said before it happens: an arrow from Cards to Spades, and in words to a screen reader.
+    expect(page.locator(".cards-head .count-hint")).to_be_visible()
+    expect(page.locator("#id_cards_0")).to_have_accessible_description(
+        "Once the cards are typed, the cursor moves on to spades."
+    )
     keys = ["2", "7", "6"]
     for key in keys:
         page.keyboard.press(key)
@@ -66,6 +70,13 @@ def test_a_typical_hand_with_counts_is_seven_touches(page, log_in, start_match) 
 
     expect(page.locator("#hands > tr")).to_have_count(1)
     assert stored(0) == (27, 6, False)
+    # The next hand's form (drawn by htmx) says it too, and does the same.
+    expect(page.locator("#id_cards_0")).to_have_accessible_description(
+        "Once the cards are typed, the cursor moves on to spades."
+    )
+    page.keyboard.press("3")
+    page.keyboard.press("0")
+    expect(page.locator("#id_spades_0")).to_be_focused()
 
 
 @pytest.mark.parametrize(
@@ -106,7 +117,8 @@ def test_without_javascript_or_a_touch_screen_the_cursor_stays(
     log_in(page)
     start_match(page, ["Ana", "Ben"])
     expect(page.locator("#id_cards_0")).to_be_visible()
-    expect(page.locator(".counts caption .count-hint")).to_be_hidden()
+    expect(page.locator(".cards-head .count-hint")).to_be_hidden()
+    expect(page.locator("#id_cards_0")).to_have_accessible_description("")
     if options.get("java_script_enabled") is False:
         return
     # 27, Tab, 7 as a keyboard types it: the cursor did not move on its own, so Tab reaches spades.

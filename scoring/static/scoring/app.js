@@ -175,6 +175,16 @@
   // Next pressed from habit is then let go. A keyboard's Tab stays as it is.
   var movedTo = null;
   var touchScreen = window.matchMedia && window.matchMedia("(pointer: coarse)");
+  function adviseCounts() {
+    var hint = document.getElementById("count-hint");
+    if (!hint || !touchScreen || !touchScreen.matches) return;
+    document.querySelectorAll("[data-source=cards]").forEach(function (box) {
+      var ids = (box.getAttribute("aria-describedby") || "").split(" ").filter(Boolean);
+      if (ids.indexOf(hint.id) < 0) box.setAttribute("aria-describedby", ids.concat(hint.id).join(" "));
+    });
+  }
+  document.addEventListener("DOMContentLoaded", adviseCounts);
+  document.addEventListener("htmx:afterSettle", adviseCounts);
   document.addEventListener("input", function (event) {
     var box = event.target;
     movedTo = null;
