@@ -159,6 +159,8 @@ def test_a_clash_kept_without_signal_shows_at_once_as_the_next_waiting_hand(
     first.context.set_offline(True)
     _offline_hand(first, 30, 9, ("10D", "AS"))
     enter_hand(second, 27, 7, ("10D", "AS"))  # hand 1 on the other phone meanwhile
+    # Stored there before the first phone's signal returns (else its send may come first).
+    expect(second.locator("[data-total]")).to_have_text(["7", "4"])
     first.context.set_offline(False)
     first.evaluate("window.dispatchEvent(new Event('online'))")
     entry = first.locator("[data-outbox-list] > li")
