@@ -14,11 +14,13 @@ from typing import Any
 
 import pytest
 from django.conf import settings
+from django.contrib.auth import get_user_model
+from django.core.cache import caches
 from django.db.models import F
 from django.urls import reverse
 from django.utils import translation
 from django.utils.html import escape
-from helpers import tally
+from helpers import built_once, tally
 from test_engine_js import deal, make, random_options
 
 from scoring.engine import rules
@@ -180,8 +182,27 @@ def _winning_hand(variant: Variant) -> tuple[rules.Tally, ...]:
     )
 
 
+@pytest.fixture(scope="module")
+def built_tables(django_db_setup: None, django_db_blocker: Any) -> Iterator[tuple[Any, dict]]:
+    """The tables, built once for the module's seven languages (rolled back after the last)."""
+    with built_once(django_db_blocker):
+        with django_db_blocker.unblock():
+            user = get_user_model().objects.create_user(username="outcomes")
+            made = _make_tables(user)
+        yield user, made
+
+
 @pytest.fixture
-def tables(user: Any, client: Any) -> dict[Rules, dict[str, Any]]:
+def tables(built_tables: tuple[Any, dict], client: Any) -> dict[Rules, dict[str, Any]]:
+    """Ana logged in; her tables' pages drawn afresh (each test sets its own outcomes on the
+    same matches, at the same versions: no fragment kept from the last test's may be reused)."""
+    user, made = built_tables
+    caches["fragments"].clear()
+    client.force_login(user)
+    return made
+
+
+def _make_tables(user: Any) -> dict[Rules, dict[str, Any]]:
     """For every set of rules an event of Ana and Ben whose one table's match Ana has won, shared,
     on its big screen: each page that shows the match, by name."""
     circle = user.personal_circle
@@ -217,7 +238,6 @@ def tables(user: Any, client: Any) -> dict[Rules, dict[str, Any]]:
             "history": reverse("scoring:match-list"),
             "player": reverse("scoring:player", args=[ana.pk]),
         }
-    client.force_login(user)
     return made
 
 
