@@ -3,7 +3,6 @@ each waiting hand is sent only in the session of the account that typed it, logg
 hands waiting asks what becomes of them, and every answer the hand could not get past ends in a
 state the board shows with a way out."""
 
-import itertools
 import time
 from typing import Any
 
@@ -279,10 +278,31 @@ def test_an_answer_that_is_not_json_leaves_a_hand_to_retry_or_discard(
     assert Hand.objects.count() == (0 if answer == "404" else 1)
 
 
+def _stop_the_clock(page: Any) -> None:
+    """The page's clock stands still from now on (page.clock installed first): time passes only
+    by run_for, so waits of seconds are checked to the step without waiting for them."""
+    page.clock.pause_at((page.evaluate("Date.now()") + 50) / 1000)  # a number is in seconds
+
+
+def _tried_after(page: Any, tries: list[Any], wait_ms: int, count: int) -> None:
+    """Not tried again 200 ms before `wait_ms`, and tried again (the `count`th time) within a
+    second after it."""
+    page.clock.run_for(wait_ms - 200)
+    page.wait_for_timeout(150)  # real time for a send, had one begun
+    assert len(tries) == count - 1, f"sent again before {wait_ms} ms"
+    for _step in range(12):
+        page.clock.run_for(100)
+        page.wait_for_timeout(50)
+        if len(tries) == count:
+            return
+    raise AssertionError(f"not sent again within a second of {wait_ms} ms: {len(tries)} sends")
+
+
 def test_a_server_that_stays_down_is_not_tried_for_ever(
     new_page: Any, log_in: Any, start_match: Any
 ) -> None:
     page = new_page(**NO_WORKER)
+    page.clock.install()
     log_in(page)
     start_match(page, ["Ana", "Ben"])
     tries: list[str] = []
@@ -293,13 +313,20 @@ def test_a_server_that_stays_down_is_not_tried_for_ever(
 
     page.route(SYNC, down)
     _queue_offline(page, (30, 9))
+    _stop_the_clock(page)
     _back_online(page)
     hand = page.locator("[data-outbox-list] > li")
-    expect(hand).to_contain_text("The server did not take it (error 503).", timeout=10_000)
-    count = len(tries)
-    assert count == 5
-    page.wait_for_timeout(2500)
-    assert len(tries) == count  # waits for "Try again" now
+    expect(hand).to_contain_text("it is sent again by itself in a moment")
+    for _second in range(10):  # Retry-After: 0: sent again within a second or two, each time
+        if "(error 503)" in hand.inner_text():
+            break
+        page.clock.run_for(1000)
+        page.wait_for_timeout(100)
+    expect(hand).to_contain_text("The server did not take it (error 503).")
+    assert len(tries) == 5
+    page.clock.run_for(120_000)
+    page.wait_for_timeout(300)
+    assert len(tries) == 5  # waits for "Try again" now
     expect(hand.get_by_role("button", name="Try again")).to_be_visible()
 
 
@@ -309,6 +336,7 @@ def test_a_server_error_is_tried_a_few_times_waiting_longer_each_time(
     """A 500 (before the 503 of a database that is down, a proxy's error page) is no refusal:
     sent four times in all, 2, 4 and 8 s apart, then it waits for "Try again"."""
     page = new_page(**NO_WORKER)
+    page.clock.install()
     log_in(page)
     start_match(page, ["Ana", "Ben"])
     tries: list[float] = []
@@ -319,16 +347,19 @@ def test_a_server_error_is_tried_a_few_times_waiting_longer_each_time(
 
     page.route(SYNC, broken)
     _queue_offline(page, (30, 9))
+    _stop_the_clock(page)
     _back_online(page)
     hand = page.locator("[data-outbox-list] > li")
     expect(hand).to_contain_text("it is sent again by itself in a moment")
-    expect(hand).to_contain_text("The server did not take it (error 500).", timeout=25_000)
-    assert len(tries) == 4
-    waits = [later - earlier for earlier, later in itertools.pairwise(tries)]
-    assert waits[0] >= 1.5 and waits[1] > waits[0] * 1.5 and waits[2] > waits[1] * 1.5, waits
-    page.wait_for_timeout(3000)
+    assert len(tries) == 1
+    for count, wait in ((2, 2000), (3, 4000), (4, 8000)):
+        _tried_after(page, tries, wait, count)
+    expect(hand).to_contain_text("The server did not take it (error 500).")
+    page.clock.run_for(120_000)
+    page.wait_for_timeout(300)
     assert len(tries) == 4  # waits for "Try again" now
     page.unroute(SYNC)
+    page.clock.resume()
     hand.get_by_role("button", name="Try again").click()
     expect(page.locator("[data-outbox]")).to_be_hidden()
     expect(page.locator("[data-total]")).to_have_text(["4", "7"])
