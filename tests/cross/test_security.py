@@ -6,16 +6,18 @@ from __future__ import annotations
 import html
 import json
 import re
+from collections.abc import Iterator
 from datetime import timedelta
 from html.parser import HTMLParser
 from typing import Any
 
 import pytest
 from axes.models import AccessAttempt
+from django.contrib.auth import get_user_model
 from django.test import Client, RequestFactory
 from django.urls import reverse
 from django.utils import timezone
-from helpers import HX
+from helpers import HX, built_once
 from test_authorization_matrix import (
     OWNER_MARK,
     ROUTES,
@@ -169,12 +171,26 @@ def test_htmx_is_told_not_to_inject_its_indicator_style(user_client: Client) -> 
 # --- CSRF ----------------------------------------------------------------------------------------
 
 
+@pytest.fixture(scope="module")
+def refused_world(django_db_setup: None, django_db_blocker: Any) -> Iterator[World]:
+    """One world for the refused posts, one a route (built once, rolled back after the last: a
+    refused post writes nothing, and each test checks it)."""
+    with built_once(django_db_blocker):
+        with django_db_blocker.unblock():
+            users = get_user_model().objects
+            owner = users.create_user(username="csrf-owner")
+            other = users.create_user(username="csrf-other")
+            built = build_world(owner, other, OWNER_MARK, "Yusuf")
+        yield built
+
+
 @pytest.mark.parametrize(
     "route",
     [route for route in ROUTES if not is_djangos_own(route)],
     ids=lambda route: route.name or route.route,
 )
-def test_post_without_csrf_token_is_refused(route: Any, world: World) -> None:
+def test_post_without_csrf_token_is_refused(route: Any, refused_world: World) -> None:
+    world = refused_world
     client = Client(enforce_csrf_checks=True)
     client.force_login(world.owner)
     before = Hand.objects.count(), Player.objects.count()
