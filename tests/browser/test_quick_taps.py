@@ -119,6 +119,9 @@ def test_without_javascript_or_a_touch_screen_the_cursor_stays(
     expect(page.locator("#id_cards_0")).to_be_visible()
     expect(page.locator(".cards-head .count-hint")).to_be_hidden()
     expect(page.locator("#id_cards_0")).to_have_accessible_description("")
+    expect(page.locator("table.counts")).to_have_accessible_name(
+        "Cards, spades and sweeps of each side"
+    )
     if options.get("java_script_enabled") is False:
         return
     # 27, Tab, 7 as a keyboard types it: the cursor did not move on its own, so Tab reaches spades.
@@ -127,3 +130,23 @@ def test_without_javascript_or_a_touch_screen_the_cursor_stays(
     page.keyboard.press("Tab")
     page.keyboard.type("7")
     expect(page.locator("#id_spades_0")).to_have_value("7")
+
+
+def test_a_match_started_without_signal_moves_the_cursor_too(
+    page, log_in, start_match, live_server
+) -> None:
+    """The phone's own board (local.js draws its form) says it and does it, as the server's."""
+    from test_offline_evening import _ready_for_the_evening
+
+    _ready_for_the_evening(page, log_in, start_match)
+    page.goto(f"{live_server.url}/matches/new/")  # the phone's copy
+    page.fill("#id_seat_0", "Ana")
+    page.fill("#id_seat_1", "Cleo")
+    page.check("input[name=first_dealer][value='0']")
+    page.click("form.match-setup button[type=submit]")
+    page.wait_for_url("**/matches/offline/#*")
+    expect(page.locator("#id_cards_0")).to_have_accessible_description(
+        "Once the cards are typed, the cursor moves on to spades."
+    )
+    page.fill("#id_cards_0", "27")
+    expect(page.locator("#id_spades_0")).to_be_focused()

@@ -160,6 +160,9 @@
     if (open && !open.contains(event.target)) open.open = false;
   });
   // Enter (a phone keyboard's Next) in a hand's count moves to the next count; the last saves.
+  // movedTo: the spades box the cursor moved to by itself (below), while it is still empty.
+  var movedTo = null;
+  var touchScreen = window.matchMedia && window.matchMedia("(pointer: coarse)");
   document.addEventListener("keydown", function (event) {
     var open = document.querySelector("[data-menu][open]");
     if (open && event.key === "Escape") { open.open = false; open.querySelector("summary").focus(); }
@@ -173,12 +176,12 @@
   // On a phone (a touch screen's keyboard), a side's cards typed in full (no further digit fits
   // the pack: 27 of 52, 8) move the cursor on to its spades, as the form's hint says there; a
   // Next pressed from habit is then let go. A keyboard's Tab stays as it is.
-  var movedTo = null;
-  var touchScreen = window.matchMedia && window.matchMedia("(pointer: coarse)");
-  function adviseCounts() {
-    var hint = document.getElementById("count-hint");
+  // The cards boxes of `root` (the page, or a form not yet in it) are described by the hint.
+  function adviseCounts(root) {
+    var within = root && root.querySelector ? root : document;
+    var hint = within.querySelector("#count-hint");
     if (!hint || !touchScreen || !touchScreen.matches) return;
-    document.querySelectorAll("[data-source=cards]").forEach(function (box) {
+    within.querySelectorAll("[data-source=cards]").forEach(function (box) {
       var ids = (box.getAttribute("aria-describedby") || "").split(" ").filter(Boolean);
       if (ids.indexOf(hint.id) < 0) box.setAttribute("aria-describedby", ids.concat(hint.id).join(" "));
     });
@@ -292,6 +295,7 @@
   // What outbox.js and local.js use of this file.
   window.casinoApp = {
     draftForget: draftForget, draftRestore: draftRestore, fillDerived: fillDerived, refreshBoard: refreshBoard,
+    adviseCounts: adviseCounts,
     noteSaved: noteSaved, secondTap: secondTap, justSaved: justSaved, holdButton: holdButton,
   };
 })();

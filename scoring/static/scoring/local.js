@@ -255,6 +255,7 @@
     wrapper.appendChild(fields);
     form.insertBefore(wrapper, form.querySelector(".form-actions"));
     if (kept) form.querySelector("[name=number]").value = kept;
+    app.adviseCounts(form);
   }
   document.addEventListener("click", function (event) {
     var button = event.target.closest && event.target.closest("[data-entry-mode]");
