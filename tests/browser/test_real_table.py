@@ -102,6 +102,19 @@ def test_a_reload_keeps_the_whole_hand_being_typed(page, log_in, start_match, en
     expect(page.locator("#id_sweeps_1")).to_have_value("0")
 
 
+def test_after_a_reload_the_last_sides_counts_follow_from_the_kept_ones(
+    page, log_in, start_match, enter_hand
+):
+    log_in(page)
+    start_match(page, ["Ana", "Ben"])
+    enter_hand(page, 30, 9, save=False)
+    expect(page.locator("#id_cards_1")).to_have_attribute("placeholder", "22")
+    page.reload()
+    expect(page.locator("#id_cards_0")).to_have_value("30")
+    expect(page.locator("#id_cards_1")).to_have_attribute("placeholder", "22")
+    expect(page.locator("#id_spades_1")).to_have_attribute("placeholder", "4")
+
+
 def test_a_second_phone_sees_the_hand_saved_on_the_first_and_keeps_what_it_typed(
     new_page, log_in, live_server, start_match, enter_hand
 ):

@@ -88,6 +88,7 @@
         else field.value = values[name];
       });
     });
+    fillDerived(form);  // the last side's counts, from the kept ones (no input event comes)
     form.dispatchEvent(new Event("change", { bubbles: true }));
   }
   function draftForget(matchId) {
