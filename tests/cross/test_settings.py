@@ -13,7 +13,6 @@ import time
 import urllib.error
 import urllib.request
 from collections.abc import Iterator
-from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -436,10 +435,13 @@ def _free_port() -> int:
         return sock.getsockname()[1]
 
 
-@contextmanager
-def _gunicorn(tmp_path: Path) -> Iterator[tuple[str, Path]]:
+@pytest.fixture(scope="module")
+def gunicorn(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, Path]]:
     """What `make serve` does: collectstatic, migrate, gunicorn; on loopback, plain HTTP. Yields
-    the server's address and its log (the access log and the error log)."""
+    the server's address and its log (the access log and the error log). One server for the
+    module: starting it (three manage.py runs and gunicorn's boot) is most of these tests' time,
+    and each test only adds lines to the log and checks its own."""
+    tmp_path = tmp_path_factory.mktemp("production")
     environment = _production_environment(tmp_path)
     environment.update(DJANGO_ALLOWED_HOSTS="127.0.0.1", DJANGO_SECURE_SSL_REDIRECT="False")
     for arguments in (
@@ -471,44 +473,46 @@ def _gunicorn(tmp_path: Path) -> Iterator[tuple[str, Path]]:
 
 
 @pytest.mark.slow
-def test_gunicorn_serves_pages_and_compressed_hashed_static_files(tmp_path: Path) -> None:
-    with _gunicorn(tmp_path) as (base, log):
-        home = urllib.request.urlopen(f"{base}/", timeout=10)
-        page = home.read().decode()
-        assert "script-src 'self'" in home.headers["Content-Security-Policy"]
-        css = next(part for part in page.split('"') if "/static/scoring/app." in part)
-        assert css.endswith(".css") and css != "/static/scoring/app.css"  # hashed name
-        request = urllib.request.Request(
-            f"{base}{css}", headers={"Accept-Encoding": "gzip", "Referer": f"{base}/"}
-        )
-        with urllib.request.urlopen(request, timeout=10) as static:
-            assert static.status == 200
-            assert static.headers["Content-Encoding"] == "gzip"
-            assert "immutable" in static.headers["Cache-Control"]
-        # A share link's token stays out of the access log, in the path and in the referer; so
-        # does a big screen's, in its path and in the referer of the static files it loads.
-        for path in (f"/shared/{SHARE_TOKEN}/", f"/events/screen/{SHARE_TOKEN}/"):
-            request = urllib.request.Request(f"{base}{path}", headers={"Referer": base + path})
-            with pytest.raises(urllib.error.HTTPError, match="404"):
-                urllib.request.urlopen(request, timeout=10)
-        screen = f"{base}/events/screen/{SHARE_TOKEN}/"
-        request = urllib.request.Request(f"{base}{css}", headers={"Referer": screen})
-        with urllib.request.urlopen(request, timeout=10) as static:
-            assert static.status == 200
-        # A board's watch token, in its poll's query.
-        request = urllib.request.Request(
-            f"{base}/matches/1/?watch={CONFIRM_KEY}&since=3", headers={"HX-Request": "true"}
-        )
-        with pytest.raises(urllib.error.HTTPError, match="401") as poll:  # no session
+def test_gunicorn_serves_pages_and_compressed_hashed_static_files(
+    gunicorn: tuple[str, Path],
+) -> None:
+    base, log = gunicorn
+    home = urllib.request.urlopen(f"{base}/", timeout=10)
+    page = home.read().decode()
+    assert "script-src 'self'" in home.headers["Content-Security-Policy"]
+    css = next(part for part in page.split('"') if "/static/scoring/app." in part)
+    assert css.endswith(".css") and css != "/static/scoring/app.css"  # hashed name
+    request = urllib.request.Request(
+        f"{base}{css}", headers={"Accept-Encoding": "gzip", "Referer": f"{base}/"}
+    )
+    with urllib.request.urlopen(request, timeout=10) as static:
+        assert static.status == 200
+        assert static.headers["Content-Encoding"] == "gzip"
+        assert "immutable" in static.headers["Cache-Control"]
+    # A share link's token stays out of the access log, in the path and in the referer; so
+    # does a big screen's, in its path and in the referer of the static files it loads.
+    for path in (f"/shared/{SHARE_TOKEN}/", f"/events/screen/{SHARE_TOKEN}/"):
+        request = urllib.request.Request(f"{base}{path}", headers={"Referer": base + path})
+        with pytest.raises(urllib.error.HTTPError, match="404"):
             urllib.request.urlopen(request, timeout=10)
-        assert CONFIRM_KEY not in poll.value.headers["HX-Redirect"]  # back to the board alone
-        # So do the accounts' reset and verification keys (the pages answer a wrong key).
-        for path in (
-            f"/accounts/password/reset/key/{RESET_KEY}/",
-            f"/accounts/confirm-email/{CONFIRM_KEY}/",
-        ):
-            with urllib.request.urlopen(f"{base}{path}", timeout=10) as page:
-                assert page.status == 200
+    screen = f"{base}/events/screen/{SHARE_TOKEN}/"
+    request = urllib.request.Request(f"{base}{css}", headers={"Referer": screen})
+    with urllib.request.urlopen(request, timeout=10) as static:
+        assert static.status == 200
+    # A board's watch token, in its poll's query.
+    request = urllib.request.Request(
+        f"{base}/matches/1/?watch={CONFIRM_KEY}&since=3", headers={"HX-Request": "true"}
+    )
+    with pytest.raises(urllib.error.HTTPError, match="401") as poll:  # no session
+        urllib.request.urlopen(request, timeout=10)
+    assert CONFIRM_KEY not in poll.value.headers["HX-Redirect"]  # back to the board alone
+    # So do the accounts' reset and verification keys (the pages answer a wrong key).
+    for path in (
+        f"/accounts/password/reset/key/{RESET_KEY}/",
+        f"/accounts/confirm-email/{CONFIRM_KEY}/",
+    ):
+        with urllib.request.urlopen(f"{base}{path}", timeout=10) as page:
+            assert page.status == 200
     written = log.read_text()
     assert '"GET /shared/***/ HTTP/1.1" 404' in written
     assert '"GET /events/screen/***/ HTTP/1.1" 404' in written
@@ -522,7 +526,9 @@ def test_gunicorn_serves_pages_and_compressed_hashed_static_files(tmp_path: Path
 
 
 @pytest.mark.slow
-def test_gunicorn_answers_a_form_in_another_charset_with_a_400(tmp_path: Path) -> None:
+def test_gunicorn_answers_a_form_in_another_charset_with_a_400(
+    gunicorn: tuple[str, Path],
+) -> None:
     """An anonymous form posted in UTF-16 (the login page's, any other): a 400, never the 500
     Django's error handler made of it by reading the form again."""
     forms = [
@@ -531,21 +537,21 @@ def test_gunicorn_answers_a_form_in_another_charset_with_a_400(tmp_path: Path) -
         ("/language/", "language=es".encode("utf-16"), "charset=UTF-16"),
     ]
     statuses = []
-    with _gunicorn(tmp_path) as (base, log):
-        for path, body, charset in forms:
-            request = urllib.request.Request(
-                f"{base}{path}",
-                data=body,
-                headers={
-                    "Content-Type": f"application/x-www-form-urlencoded; {charset}",
-                    "Cookie": "csrftoken=" + "c" * 32,  # as the form's page set it
-                    "Referer": f"{base}{path}",
-                },
-            )
-            try:
-                urllib.request.urlopen(request, timeout=10)
-            except urllib.error.HTTPError as error:
-                statuses.append(error.code)
+    base, log = gunicorn
+    for path, body, charset in forms:
+        request = urllib.request.Request(
+            f"{base}{path}",
+            data=body,
+            headers={
+                "Content-Type": f"application/x-www-form-urlencoded; {charset}",
+                "Cookie": "csrftoken=" + "c" * 32,  # as the form's page set it
+                "Referer": f"{base}{path}",
+            },
+        )
+        try:
+            urllib.request.urlopen(request, timeout=10)
+        except urllib.error.HTTPError as error:
+            statuses.append(error.code)
     assert statuses == [400] * len(forms), log.read_text()[-3000:]
     written = log.read_text()
     assert "Internal Server Error" not in written and '" 500 ' not in written
