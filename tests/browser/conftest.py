@@ -62,18 +62,38 @@ def browser() -> Iterator[Any]:
 
 @pytest.fixture
 def new_page(browser: Any) -> Iterator[Callable[..., Any]]:
-    """Open a page in a fresh phone context; keyword arguments go to `browser.new_context`."""
+    """Open a page in a fresh phone context; keyword arguments go to `browser.new_context`.
+
+    `clock=True` installs Playwright's clock in the context (time still flows as usual), so that
+    `poll_now` can bring a page's next htmx poll forward instead of waiting seconds for it."""
     contexts = []
 
-    def open_page(**options: Any) -> Any:
+    def open_page(clock: bool = False, **options: Any) -> Any:
         context = browser.new_context(**{**PHONE, **options})
         context.set_default_timeout(TIMEOUT_MS)
+        if clock:
+            context.clock.install()
         contexts.append(context)
         return context.new_page()
 
     yield open_page
     for context in contexts:
         context.close()
+
+
+POLL_EVERY_MS = 5_000  # the slowest poll: the event page and the big screen ask every 5 s
+
+
+@pytest.fixture
+def poll_now() -> Callable[..., None]:
+    """Move the clock of pages opened with `new_page(clock=True)` past their next poll, which
+    then asks at once; a poll already under way still answers as it would have."""
+
+    def bring_forward(*pages: Any) -> None:
+        for each in pages:
+            each.clock.fast_forward(POLL_EVERY_MS + 500)
+
+    return bring_forward
 
 
 @pytest.fixture

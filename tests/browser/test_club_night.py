@@ -113,8 +113,9 @@ def test_a_swiss_club_night_on_three_phones_and_a_big_screen(
     live_server: Any,
     enter_hand: Any,
     screenshot: Any,
+    poll_now: Any,
 ) -> None:
-    phones = [new_page(**NARROW) for _ in range(3)]
+    phones = [new_page(clock=True, **NARROW) for _ in range(3)]
     organiser = phones[0]
     ana = log_in(organiser, "ana")
     circle = personal_circle(ana)
@@ -148,7 +149,7 @@ def test_a_swiss_club_night_on_three_phones_and_a_big_screen(
     # The big screen: a share link made on the phone, opened on the TV without a login.
     organiser.get_by_role("button", name="Make a big screen link").click()
     screen_url = organiser.locator("#screen-url").input_value()
-    screen = new_page(**TV)
+    screen = new_page(clock=True, **TV)
     screen.goto(screen_url)
     screen.evaluate("window.loadedOnce = true")  # gone if the page were loaded again
     expect(screen.locator("#event-screen")).to_contain_text("The organiser pairs round 1")
@@ -176,6 +177,7 @@ def test_a_swiss_club_night_on_three_phones_and_a_big_screen(
     assert said + organiser.get_by_text("Round 1 is paired.").count() == 1
     expect(organiser.locator(".your-table")).to_contain_text("Your table")
     expect(organiser.locator("#round-1 .countdown")).to_contain_text(re.compile(r"\b2[89]:\d\d\b"))
+    poll_now(screen, *phones[1:])
     expect(screen.locator("#screen-round")).to_have_text("Round 1 of 3", timeout=SCREEN_MS)
     for phone in phones[1:]:  # their event pages show the tables by themselves
         expect(phone.locator("#round-1 .event-table")).to_have_count(3, timeout=PAGE_MS)
@@ -184,6 +186,7 @@ def test_a_swiss_club_night_on_three_phones_and_a_big_screen(
     for index, phone in enumerate(phones):
         _table(phone, 1, index)
     _hand(organiser, enter_hand, ALL_11, [11, 0])
+    poll_now(screen)
     expect(screen.locator(f"#table-{first[0].pk}")).to_contain_text("11", timeout=SCREEN_MS)
     _hand(organiser, enter_hand, ALL_11, [22, 0])
     expect(organiser.locator("#board-status .result")).to_be_visible()
@@ -192,6 +195,7 @@ def test_a_swiss_club_night_on_three_phones_and_a_big_screen(
     _win(phones[1], enter_hand, first_side=False)
     _win(phones[2], enter_hand, first_side=True)
     names = _standing_names(event)
+    poll_now(screen)
     expect(screen.locator(".standings tbody th")).to_contain_text(names, timeout=SCREEN_MS)
     expect(screen.locator(".standings tbody tr td:nth-child(3)")).to_have_text(
         ["1", "1", "1", "0", "0", "0"]
@@ -215,6 +219,7 @@ def test_a_swiss_club_night_on_three_phones_and_a_big_screen(
     organiser.get_by_role("button", name="Call time").click()
     expect(organiser.locator("#round-2 .time-called")).to_contain_text("Time is called")
     expect(organiser.get_by_role("button", name="Call time")).to_have_count(0)
+    poll_now(screen, phones[1])
     expect(screen.locator(".time-called")).to_be_visible(timeout=SCREEN_MS)
     # Table 2's board, open all along, says it by itself; table 1's, opened again, too.
     last = "Time: this is the last hand"
@@ -258,6 +263,7 @@ def test_a_swiss_club_night_on_three_phones_and_a_big_screen(
     organiser.goto(event_url)
     expect(organiser.locator("#standings-title")).to_have_text("Final standings")
     expect(organiser.get_by_role("button", name=re.compile("Pair round"))).to_have_count(0)
+    poll_now(screen)
     expect(screen.locator("#screen-standings")).to_have_text("Final standings", timeout=SCREEN_MS)
     names = _standing_names(event)
     expect(organiser.locator(".standings tbody th")).to_contain_text(names)

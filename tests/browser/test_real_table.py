@@ -22,10 +22,10 @@ def _log_in_existing(page, live_server, username="ana"):
 
 def _two_phones(new_page, log_in, live_server, start_match):
     """One account on two phones, both on the scoreboard of a new match of Ana and Ben."""
-    first = new_page()
+    first = new_page(clock=True)
     log_in(first)
     url = start_match(first, ["Ana", "Ben"])
-    second = new_page()
+    second = new_page(clock=True)
     _log_in_existing(second, live_server)
     second.goto(url)
     return first, second
@@ -116,7 +116,7 @@ def test_after_a_reload_the_last_sides_counts_follow_from_the_kept_ones(
 
 
 def test_a_second_phone_sees_the_hand_saved_on_the_first_and_keeps_what_it_typed(
-    new_page, log_in, live_server, start_match, enter_hand
+    new_page, log_in, live_server, start_match, enter_hand, poll_now
 ):
     first, second = _two_phones(new_page, log_in, live_server, start_match)
     expect(second.locator(".turn")).to_contain_text("Hand 1")
@@ -127,6 +127,7 @@ def test_a_second_phone_sees_the_hand_saved_on_the_first_and_keeps_what_it_typed
     enter_hand(first, 27, 7, ("10D", "AS"))
     expect(first.locator("[data-total]")).to_have_text(["7", "4"])
 
+    poll_now(second)
     expect(second.locator("[data-total]")).to_have_text(["7", "4"], timeout=6_000)
     expect(second.locator(".turn")).to_contain_text("Hand 2")
     expect(second.locator("#hands > tr")).to_have_count(1)
@@ -136,6 +137,7 @@ def test_a_second_phone_sees_the_hand_saved_on_the_first_and_keeps_what_it_typed
     second.click("button.save")
     expect(second.locator("[data-total]")).to_have_text(["11", "11"])
     assert list(Hand.objects.order_by("number").values_list("number", flat=True)) == [1, 2]
+    poll_now(first)
     expect(first.locator("[data-total]")).to_have_text(["11", "11"], timeout=6_000)
 
 

@@ -14,9 +14,9 @@ POLL_WAIT_MS = 10_000  # an open board polls every 4 s
 
 
 def test_a_phone_without_an_account_scores_through_the_link(
-    new_page, log_in, start_match, enter_hand, screenshot
+    new_page, log_in, start_match, enter_hand, screenshot, poll_now
 ):
-    owner = new_page()
+    owner = new_page(clock=True)
     log_in(owner)
     board = start_match(owner, ["Ana", "Ben"])
     owner.click("#share-panel summary")
@@ -48,6 +48,7 @@ def test_a_phone_without_an_account_scores_through_the_link(
     screenshot(guest, "scoring-link-board.png")
 
     # The owner's board, polling, shows the hand and that it came through the link.
+    poll_now(owner)
     expect(owner.locator("[data-total]")).to_have_text(["11", "0"], timeout=POLL_WAIT_MS)
     owner.reload()
     expect(owner.locator("#hands .via-link")).to_have_count(1)

@@ -12,7 +12,7 @@ POLL_WAIT_MS = 10_000  # the board polls every 3 s
 
 
 def test_shared_board_shows_a_new_hand_without_reloading(
-    new_page, log_in, start_match, enter_hand, screenshot
+    new_page, log_in, start_match, enter_hand, screenshot, poll_now
 ):
     owner = new_page()
     log_in(owner)
@@ -35,7 +35,7 @@ def test_shared_board_shows_a_new_hand_without_reloading(
     assert qr.evaluate("img => img.naturalWidth > 0")
     share_url = link.input_value()
 
-    viewer = new_page()  # a second browser context: no session, no login
+    viewer = new_page(clock=True)  # a second browser context: no session, no login
     methods, errors = [], []
     viewer.on("request", lambda request: methods.append(request.method))
     viewer.on("console", lambda message: message.type == "error" and errors.append(message.text))
@@ -48,6 +48,7 @@ def test_shared_board_shows_a_new_hand_without_reloading(
     enter_hand(owner, 30, 9, ALL_SPECIALS)
     expect(owner.locator("[data-total]")).to_have_text(["11", "0"])
 
+    poll_now(viewer)
     expect(viewer.locator("[data-total]")).to_have_text(["11", "0"], timeout=POLL_WAIT_MS)
     expect(viewer.locator("#hands > tr")).to_have_count(1)
     expect(viewer.locator(".turn")).to_contain_text("Hand 2")
@@ -57,7 +58,7 @@ def test_shared_board_shows_a_new_hand_without_reloading(
     # An opened hand stays open while nothing changes (polls with no news swap nothing).
     viewer.locator("details.breakdowns summary").click()
     with viewer.expect_response(re.compile(r"/shared/.*since="), timeout=POLL_WAIT_MS) as poll:
-        pass
+        poll_now(viewer)
     assert poll.value.status == 204
     expect(viewer.locator("details.breakdowns")).to_have_attribute("open", "")
     assert set(methods) == {"GET"}
@@ -72,6 +73,7 @@ def test_shared_board_shows_a_new_hand_without_reloading(
     late = new_page()
     assert late.goto(share_url).status == 404
     # The page still open on the viewer's phone says so and stops polling.
+    poll_now(viewer)
     expect(viewer.get_by_text("This share link was turned off")).to_be_visible(timeout=POLL_WAIT_MS)
     expect(viewer.locator("#shared-board")).to_have_count(0)
 

@@ -28,11 +28,11 @@ def _open_hand(page, index):
 
 
 def test_two_accounts_record_one_match_and_see_who_entered_each_hand(
-    new_page, log_in, live_server, start_match, enter_hand
+    new_page, log_in, live_server, start_match, enter_hand, poll_now
 ):
-    first = new_page()
+    first = new_page(clock=True)
     ana = log_in(first, "ana")
-    second = new_page()
+    second = new_page(clock=True)
     ben = log_in(second, "ben")
     Membership.objects.create(circle=personal_circle(ana), user=ben, role="member")
 
@@ -43,12 +43,14 @@ def test_two_accounts_record_one_match_and_see_who_entered_each_hand(
     # Ana's phone records hand 1; Ben's board shows it without a reload.
     enter_hand(first, 27, 7, ("10D", "AS"))
     expect(first.locator("[data-total]")).to_have_text(["7", "4"])
+    poll_now(second)
     expect(second.locator("[data-total]")).to_have_text(["7", "4"], timeout=POLL_MS)
     expect(second.locator(".turn")).to_contain_text("Hand 2")
 
     # Ben's phone records hand 2; Ana's board shows it without a reload.
     enter_hand(second, 30, 9)
     expect(second.locator("[data-total]")).to_have_text(["11", "11"])
+    poll_now(first)
     expect(first.locator("[data-total]")).to_have_text(["11", "11"], timeout=POLL_MS)
     expect(first.locator("#hands > tr")).to_have_count(2)
     _caught_up(first)
